@@ -1,0 +1,36 @@
+/** Expected failures: each maps to one `mcp-lint: ...` line and exit code 2 in the CLI. */
+
+/** Base class for every failure the user can fix; the message is shown as is. */
+export class McpLintError extends Error {
+  override name = "McpLintError";
+}
+
+/** A file could not be read, or a path is wrong. */
+export class InputFileError extends McpLintError {
+  override name = "InputFileError";
+}
+
+/** JSON text that does not parse, has a duplicate key, or nests too deep. */
+export class JsonInputError extends McpLintError {
+  override name = "JsonInputError";
+}
+
+/** A lockfile that is not a valid mcp-lint lock (wrong shape, unknown version, bad hash). */
+export class LockFormatError extends McpLintError {
+  override name = "LockFormatError";
+}
+
+/** A tools/list payload or tool definition that cannot be locked. */
+export class ToolListError extends McpLintError {
+  override name = "ToolListError";
+}
+
+/** The server could not be started, reached, or answered wrongly. */
+export class ConnectionError extends McpLintError {
+  override name = "ConnectionError";
+}
+
+/** Bad flags or a bad flag combination. */
+export class UsageError extends McpLintError {
+  override name = "UsageError";
+}

@@ -1,0 +1,30 @@
+/** Deep equality of parsed JSON values, ignoring object key order; cheaper than comparing canonical text. */
+
+/**
+ * True when two JSON values are equal: same scalars, arrays equal item by item, objects with the
+ * same own keys and equal values. Depth is bounded by the caller (definitions are at most 64 deep).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+    // NaN cannot come from JSON; -0 and 0 serialize alike in RFC 8785, so === is the right test.
+    return false;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  // for-in with own-key tests avoids a key array per object: this runs over every locked tool.
+  let keys = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key)) continue;
+    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+    keys++;
+  }
+  for (const key in right) if (Object.hasOwn(right, key)) keys--;
+  return keys === 0;
+}
