@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+/** Command-line entry: parse flags with cac, run a command, map expected failures to one line and exit 2. */
+
+import { readFileSync } from "node:fs";
+import { cac } from "cac";
+import { McpLintError, UsageError } from "./errors.js";
+import type { FailOn } from "./lock/engine.js";
+import type { Output } from "./cli/lock.js";
+
+const FAIL_ON_LEVELS = ["info", "warning", "error", "never"] as const;
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+function packageVersion(): string {
+  const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
+  const version = (JSON.parse(text) as { version?: unknown }).version;
+  return typeof version === "string" ? version : "0.0.0";
+}
+
+/** Run the CLI with the given arguments (without `node` and the script); returns the exit code. */
+export async function main(argv: readonly string[], output: Output): Promise<number> {
+  const version = packageVersion();
+  const cli = cac("mcp-lint");
+  let task: Promise<number> | null = null;
+  cli
+    .command("lock", "Record a server's tools in a lockfile, or check the live server against it (--check)")
+    .usage("lock [--check] [--accept] [--lock PATH] [--from FILE] [--fail-on LEVEL] [--json PATH] [-- command args...]")
+    .option("--lock <path>", "Lockfile to write or check", { default: "mcp-lint.lock" })
+    .option("--from <file>", "Read a saved tools/list result instead of launching a server")
+    .option("--check", "Compare with the lock and report; never write it")
+    .option("--accept", "Write the lock even when the changes include errors (after reviewing them)")
+    .option("--fail-on <level>", "With --check: lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
+    .option("--json <path>", "Also write the report as JSON to this file")
+    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
+    .option("--timeout <seconds>", "Bound on server start-up and each request", { default: DEFAULT_TIMEOUT_SECONDS })
+    .example("mcp-lint lock -- npx -y some-server@1.2.3")
+    .example("mcp-lint lock --check -- npx -y some-server@1.2.3")
+    .example("mcp-lint lock --check --from tools.json")
+    .action((options: Record<string, unknown>) => {
+      task = import("./cli/lock.js").then(({ runLock }) =>
+        runLock(
+          {
+            lock: single(options.lock, "--lock") ?? "mcp-lint.lock",
+            from: single(options.from, "--from"),
+            check: flag(options.check, "--check"),
+            accept: flag(options.accept, "--accept"),
+            failOn: failOn(options.failOn),
+            json: single(options.json, "--json"),
+            passEnv: list(options.passEnv, "--pass-env"),
+            timeoutMs: timeout(options.timeout),
+            command: (options["--"] as string[] | undefined) ?? [],
+            version,
+          },
+          output,
+        ),
+      );
+    });
+  cli.help();
+  cli.version(version);
+  try {
+    cli.parse(["node", "mcp-lint", ...argv], { run: false });
+  } catch (error) {
+    throw new UsageError(`${cacMessage(error)}; see mcp-lint --help`);
+  }
+  const { options } = cli;
+  if (options.help || options.version) return 0;
+  if (cli.matchedCommand === undefined) {
+    const name = cli.args[0];
+    if (name === undefined) {
+      cli.outputHelp();
+      return 2;
+    }
+    throw new UsageError(`unknown command ${JSON.stringify(name)}; see mcp-lint --help`);
+  }
+  try {
+    cli.runMatchedCommand();
+  } catch (error) {
+    if (error instanceof McpLintError) throw error;
+    throw new UsageError(`${cacMessage(error)}; see mcp-lint --help`);
+  }
+  return task === null ? 0 : await task;
+}
+
+function cacMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/`/g, "");
+}
+
+function single(value: unknown, name: string): string | null {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) throw new UsageError(`${name} was given more than once`);
+  if (typeof value !== "string" || value === "") throw new UsageError(`${name} needs a value`);
+  return value;
+}
+
+function flag(value: unknown, name: string): boolean {
+  if (Array.isArray(value)) throw new UsageError(`${name} was given more than once`);
+  if (value === undefined || value === false) return false;
+  if (value === true) return true;
+  throw new UsageError(`${name} takes no value`);
+}
+
+function list(value: unknown, name: string): string[] {
+  const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return values.map((item) => {
+    if (typeof item !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(item)) {
+      throw new UsageError(`${name} takes an environment variable name such as API_TOKEN`);
+    }
+    return item;
+  });
+}
+
+function failOn(value: unknown): FailOn {
+  const text = single(typeof value === "number" ? String(value) : value, "--fail-on") ?? "warning";
+  if (!(FAIL_ON_LEVELS as readonly string[]).includes(text)) {
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON_LEVELS.join(", ")}, not ${JSON.stringify(text)}`);
+  }
+  return text as FailOn;
+}
+
+function timeout(value: unknown): number {
+  const text = single(typeof value === "number" ? String(value) : value, "--timeout") ?? String(DEFAULT_TIMEOUT_SECONDS);
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`--timeout takes seconds between 0 and 3600, not ${JSON.stringify(text)}`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+const output: Output = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+main(process.argv.slice(2), output).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof McpLintError) {
+      process.stderr.write(`mcp-lint: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`mcp-lint: internal error: ${message.split("\n")[0]}; please report it\n`);
+      if (process.env.MCP_LINT_DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ""}\n`);
+    }
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,102 @@
+/** The `lock` command: read a server (or a saved list), compare with the lock, report, maybe write. */
+
+import { UsageError } from "../errors.js";
+import { checkExitCode, compareSnapshot, type FailOn, planLockWrite } from "../lock/engine.js";
+import { type Lockfile, parseLockfile } from "../lock/format.js";
+import { readJsonFile, readTextIfExists, writeFileSafely } from "../lock/io.js";
+import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
+import { jsonEqual } from "../json/equal.js";
+import { parseJsonStrict } from "../json/parse.js";
+import { buildJsonReport } from "../report/json.js";
+import { type Note, type ReportInput, renderTerminal } from "../report/terminal.js";
+
+/** Flags of `mcp-lint lock`, already checked for shape. */
+export interface LockFlags {
+  lock: string;
+  from: string | null;
+  check: boolean;
+  accept: boolean;
+  failOn: FailOn;
+  json: string | null;
+  passEnv: string[];
+  timeoutMs: number;
+  command: string[];
+  version: string;
+}
+
+/** Where the command writes; tests and embedders can capture it. */
+export interface Output {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Run `lock` or `lock --check`; returns the exit code (errors are thrown as McpLintError). */
+export async function runLock(flags: LockFlags, output: Output): Promise<number> {
+  if (flags.from !== null && flags.command.length > 0) {
+    throw new UsageError("give either --from FILE or a server command after --, not both");
+  }
+  if (flags.from === null && flags.command.length === 0) {
+    throw new UsageError("nothing to read: give a server command after -- (mcp-lint lock -- npx -y some-server) or --from FILE");
+  }
+  if (flags.check && flags.accept) throw new UsageError("--accept only applies when writing the lock; drop it or drop --check");
+
+  const lockText = await readTextIfExists(flags.lock);
+  if (lockText === null && flags.check) {
+    throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
+  }
+  const lock: Lockfile | null = lockText === null ? null : parseLockfile(parseJsonStrict(lockText, flags.lock), flags.lock);
+
+  const snapshot = await readSnapshot(flags);
+  const changes = compareSnapshot(snapshot, lock);
+  const notes = await notesFor(snapshot, lock);
+  const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock, changes, notes };
+
+  let exitCode: number;
+  let outcome: string;
+  if (flags.check) {
+    exitCode = checkExitCode(changes, flags.failOn);
+    outcome = changes.length === 0 ? "clean" : "changed";
+    output.out(renderTerminal(input));
+  } else {
+    const plan = planLockWrite(snapshot, lock, lockText, changes, flags.accept);
+    output.out(renderTerminal(input));
+    if (plan.status === "refused") {
+      exitCode = 1;
+      outcome = "refused";
+      output.err(
+        plan.reason === "errors"
+          ? `Refusing to update ${flags.lock}: ${plan.errorCount} error-level change${plan.errorCount === 1 ? "" : "s"}. Re-run with --accept after reviewing them.\n`
+          : `Refusing to ${lock === null ? "write" : "update"} ${flags.lock}: the server serves more than one tool named ${plan.names.map((name) => JSON.stringify(name)).join(", ")}; a client may pick either, so there is nothing safe to lock.\n`,
+      );
+    } else {
+      exitCode = 0;
+      outcome = plan.status;
+      if (plan.status !== "unchanged") await writeFileSafely(flags.lock, plan.text);
+      const count = snapshot.tools.length;
+      const what = plan.status === "created" ? "Wrote" : plan.status === "updated" ? "Updated" : "Unchanged:";
+      output.err(`${what} ${flags.lock} (${count} tool${count === 1 ? "" : "s"})\n`);
+    }
+  }
+  if (flags.json !== null) {
+    await writeFileSafely(flags.json, `${JSON.stringify(buildJsonReport(input, outcome, exitCode), null, 2)}\n`);
+  }
+  return exitCode;
+}
+
+async function readSnapshot(flags: LockFlags): Promise<ServerSnapshot> {
+  if (flags.from !== null) return snapshotFromFile(await readJsonFile(flags.from, "--from file"), flags.from);
+  const [command, ...args] = flags.command as [string, ...string[]];
+  const { snapshotFromStdio } = await import("../connect/stdio.js");
+  return snapshotFromStdio({ command, args, passEnv: flags.passEnv, timeoutMs: flags.timeoutMs, clientVersion: flags.version });
+}
+
+/** SDK-rejection notes, only for tools that are new or changed since the lock (locked ones were seen before). */
+async function notesFor(snapshot: ServerSnapshot, lock: Lockfile | null): Promise<Note[]> {
+  const fresh = snapshot.tools.filter((tool) => {
+    const locked = lock?.tools.get(tool.name as string);
+    return locked === undefined || !jsonEqual(locked.definition, tool);
+  });
+  if (fresh.length === 0) return [];
+  const { sdkRejectionNotes } = await import("../connect/sdk-compat.js");
+  return sdkRejectionNotes(fresh);
+}

@@ -1,0 +1,30 @@
+/** The library API of mcp-lint: re-exports only, pinned by a test. */
+
+export {
+  ConnectionError,
+  InputFileError,
+  JsonInputError,
+  LockFormatError,
+  McpLintError,
+  ToolListError,
+  UsageError,
+} from "./errors.js";
+export { canonicalize, canonicalSha256 } from "./json/canonical.js";
+export { parseJsonStrict } from "./json/parse.js";
+export { compareDefinitions } from "./lock/compare.js";
+export { checkExitCode, compareSnapshot, countBySeverity, type FailOn, planLockWrite } from "./lock/engine.js";
+export {
+  buildLockfile,
+  definitionSha256,
+  LOCKFILE_VERSION,
+  type LockedEntry,
+  type Lockfile,
+  parseLockfile,
+  serializeLockfile,
+} from "./lock/format.js";
+export { type Change, CHANGE_KINDS, type ChangeKind, type Severity } from "./lock/kinds.js";
+export { type ServerSnapshot, snapshotFromFile } from "./lock/snapshot.js";
+export { buildJsonReport } from "./report/json.js";
+export { changeMessage } from "./report/messages.js";
+export { renderTerminal } from "./report/terminal.js";
+export { compareSchemas, type SchemaFinding } from "./schema/index.js";

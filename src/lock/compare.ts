@@ -1,0 +1,361 @@
+/** Classify every difference between a lock and what a server serves now, following the change table. Pure. */
+
+import { canonicalize } from "../json/canonical.js";
+import { type SchemaFinding, compareSchemas } from "../schema/index.js";
+import { jsonEqual } from "../json/equal.js";
+import type { LockedEntry, Lockfile } from "./format.js";
+import type { Change, ChangeKind, Severity } from "./kinds.js";
+import { CHANGE_KINDS, CHANGE_KIND_NAMES } from "./kinds.js";
+import { type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
+
+/** Names served more than once, with how many times. */
+export function duplicateNames(tools: readonly JsonObject[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const tool of tools) {
+    const name = tool.name as string;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  for (const [name, count] of counts) if (count < 2) counts.delete(name);
+  return counts;
+}
+
+/** Compare a lock with a snapshot: every change, ordered by tool (server-level last) then by table order. */
+export function compareWithLock(lock: Lockfile, snapshot: ServerSnapshot): Change[] {
+  const changes: Change[] = [];
+  const served = new Map<string, JsonObject[]>();
+  for (const tool of snapshot.tools) {
+    const name = tool.name as string;
+    const copies = served.get(name);
+    if (copies) copies.push(tool);
+    else served.set(name, [tool]);
+  }
+
+  for (const [name, count] of duplicateNames(snapshot.tools)) {
+    changes.push(change("duplicate_tool", name, { count }));
+  }
+
+  const added = [...served.keys()].filter((name) => !lock.tools.has(name));
+  const removed = [...lock.tools.keys()].filter((name) => !served.has(name));
+  const renames = findRenames(
+    removed.map((name) => [name, (lock.tools.get(name) as LockedEntry).definition] as const),
+    added.map((name) => [name, (served.get(name) as JsonObject[])[0] as JsonObject] as const),
+  );
+  for (const name of added) {
+    const definition = (served.get(name) as JsonObject[])[0] as JsonObject;
+    const renamedFrom = renames.get(name);
+    changes.push(
+      change("tool_added", name, {
+        after: ownField(definition, "description"),
+        ...(renamedFrom === undefined ? {} : { renamedFrom }),
+      }),
+    );
+  }
+  const renamedTo = new Map([...renames].map(([to, from]) => [from, to]));
+  for (const name of removed) {
+    const to = renamedTo.get(name);
+    changes.push(change("tool_removed", name, to === undefined ? {} : { detail: { renamedTo: to } }));
+  }
+
+  for (const [name, copies] of served) {
+    const locked = lock.tools.get(name);
+    if (!locked) continue;
+    // Every copy of a duplicated name is compared: either one may be what a client picks.
+    const seen: JsonObject[] = [];
+    for (const copy of copies) {
+      if (jsonEqual(copy, locked.definition) || seen.some((other) => jsonEqual(other, copy))) continue;
+      seen.push(copy);
+      changes.push(...compareDefinitions(name, locked.definition, copy));
+    }
+  }
+
+  changes.push(...compareInstructions(lock, snapshot), ...compareServer(lock, snapshot));
+  return sortChanges(changes);
+}
+
+function sortChanges(changes: Change[]): Change[] {
+  const rank = (kind: ChangeKind) => CHANGE_KIND_NAMES.indexOf(kind);
+  return changes
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => {
+      const ta = a.item.tool;
+      const tb = b.item.tool;
+      if (ta !== tb) {
+        if (ta === null) return 1;
+        if (tb === null) return -1;
+        return ta < tb ? -1 : 1;
+      }
+      return rank(a.item.kind) - rank(b.item.kind) || a.index - b.index;
+    })
+    .map(({ item }) => item);
+}
+
+function change(kind: ChangeKind, tool: string | null, args: Change["args"], severity?: Severity, path?: string): Change {
+  const result: Change = { kind, severity: severity ?? CHANGE_KINDS[kind].severity, tool, args };
+  if (path !== undefined) result.path = path;
+  return result;
+}
+
+/** Tools whose definitions match except for the name: a rename, reported on the added tool. */
+function findRenames(
+  removed: ReadonlyArray<readonly [string, JsonObject]>,
+  added: ReadonlyArray<readonly [string, JsonObject]>,
+): Map<string, string> {
+  const renames = new Map<string, string>();
+  if (removed.length === 0 || added.length === 0) return renames;
+  const byBody = new Map<string, string[]>();
+  for (const [name, definition] of removed) {
+    const key = canonicalize(withoutName(definition));
+    const names = byBody.get(key);
+    if (names) names.push(name);
+    else byBody.set(key, [name]);
+  }
+  for (const [name, definition] of added) {
+    const candidates = byBody.get(canonicalize(withoutName(definition)));
+    const from = candidates?.shift();
+    if (from !== undefined) renames.set(name, from);
+  }
+  return renames;
+}
+
+function withoutName(definition: JsonObject): JsonObject {
+  const copy = Object.create(null) as JsonObject;
+  for (const key of Object.keys(definition)) if (key !== "name") copy[key] = definition[key];
+  return copy;
+}
+
+const META_FIELDS = new Set(["_meta", "icons", "execution"]);
+const HANDLED_FIELDS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations"]);
+
+/** Classify the differences between two definitions of the same tool. */
+export function compareDefinitions(tool: string, before: JsonObject, after: JsonObject): Change[] {
+  const changes: Change[] = [];
+  const field = (key: string) => [ownField(before, key), ownField(after, key)] as const;
+
+  const [oldDescription, newDescription] = field("description");
+  if (!sameJson(oldDescription, newDescription)) {
+    changes.push(change("description_changed", tool, { before: oldDescription, after: newDescription }, undefined, "/description"));
+  }
+  const [oldTitle, newTitle] = field("title");
+  if (!sameJson(oldTitle, newTitle)) {
+    changes.push(change("title_changed", tool, { before: oldTitle, after: newTitle }, undefined, "/title"));
+  }
+
+  const [oldInput, newInput] = field("inputSchema");
+  if (!sameJson(oldInput, newInput)) changes.push(...compareInputSchema(tool, oldInput, newInput));
+  const [oldOutput, newOutput] = field("outputSchema");
+  if (!sameJson(oldOutput, newOutput)) changes.push(...compareOutputSchema(tool, oldOutput, newOutput));
+
+  const [oldAnnotations, newAnnotations] = field("annotations");
+  if (!sameJson(oldAnnotations, newAnnotations)) {
+    changes.push(...compareAnnotations(tool, oldAnnotations, newAnnotations));
+  }
+
+  const otherFields: string[] = [];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const key of [...keys].sort()) {
+    if (HANDLED_FIELDS.has(key)) continue;
+    const [oldValue, newValue] = field(key);
+    if (sameJson(oldValue, newValue)) continue;
+    if (META_FIELDS.has(key)) {
+      changes.push(change("meta_changed", tool, { fields: [key], before: oldValue, after: newValue }, undefined, `/${escapePointer(key)}`));
+    } else {
+      otherFields.push(key);
+    }
+  }
+  if (otherFields.length > 0) {
+    changes.push(change("definition_changed", tool, { fields: otherFields }));
+  }
+  return changes;
+}
+
+/** A schema as the analyzer sees it: a missing schema accepts anything. */
+function schemaOrEmpty(schema: unknown): unknown {
+  return schema === undefined ? {} : schema;
+}
+
+function compareInputSchema(tool: string, before: unknown, after: unknown): Change[] {
+  const changes: Change[] = [];
+  const findings = compareSchemas(schemaOrEmpty(before), schemaOrEmpty(after));
+  const structural: string[] = [];
+  for (const finding of findings) {
+    const path = `/inputSchema${finding.path}`;
+    if (finding.kind === "widened") {
+      changes.push(change("schema_widened", tool, findingArgs(finding), undefined, path));
+    } else if (finding.kind === "text") {
+      changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, path));
+    } else {
+      structural.push(path);
+    }
+  }
+  if (structural.length > 0 || (findings.length === 0 && !sameModuloReorder(before, after))) {
+    changes.push(
+      change("schema_changed", tool, { paths: structural.length > 0 ? structural : ["/inputSchema"], before, after }, undefined, "/inputSchema"),
+    );
+  }
+  return changes;
+}
+
+function compareOutputSchema(tool: string, before: unknown, after: unknown): Change[] {
+  const changes: Change[] = [];
+  const findings = compareSchemas(schemaOrEmpty(before), schemaOrEmpty(after));
+  const other: SchemaFinding[] = [];
+  for (const finding of findings) {
+    if (finding.kind === "text") {
+      changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, `/outputSchema${finding.path}`));
+    } else {
+      other.push(finding);
+    }
+  }
+  const presence = before === undefined ? "added" : after === undefined ? "removed" : null;
+  if (presence !== null || other.length > 0 || (findings.length === 0 && !sameModuloReorder(before, after))) {
+    const reason = presence ?? (other.some((finding) => finding.kind === "widened") ? "widened" : "changed");
+    changes.push(
+      change(
+        "output_schema_changed",
+        tool,
+        { reason, paths: other.map((finding) => `/outputSchema${finding.path}`), before, after },
+        undefined,
+        "/outputSchema",
+      ),
+    );
+  }
+  return changes;
+}
+
+function findingArgs(finding: SchemaFinding): Change["args"] {
+  return finding.args === undefined ? { reason: finding.reason } : { reason: finding.reason, detail: finding.args };
+}
+
+/** A text finding carries the old and new value at its path, so the report can show the edit. */
+function textArgs(finding: SchemaFinding, before: unknown, after: unknown): Change["args"] {
+  return {
+    ...findingArgs(finding),
+    before: valueAtPointer(before, finding.path),
+    after: valueAtPointer(after, finding.path),
+  };
+}
+
+const HINTS = [
+  // [hint, value when absent, which truthiness is the safer claim]
+  ["readOnlyHint", false, true],
+  ["idempotentHint", false, true],
+  ["destructiveHint", true, false],
+  ["openWorldHint", true, false],
+] as const;
+
+/**
+ * Hints are read the way a JavaScript host reads them, by truthiness. A tool that now claims to be
+ * safer could skip an approval prompt, so that is an error; other annotation edits are warnings.
+ */
+function compareAnnotations(tool: string, before: unknown, after: unknown): Change[] {
+  const changes: Change[] = [];
+  const oldAnnotations = isJsonObject(before) ? before : ({} as JsonObject);
+  const newAnnotations = isJsonObject(after) ? after : ({} as JsonObject);
+  const explained = new Set<string>();
+  const oldTitle = ownField(oldAnnotations, "title");
+  const newTitle = ownField(newAnnotations, "title");
+  if (!sameJson(oldTitle, newTitle)) {
+    explained.add("title");
+    changes.push(change("annotations_changed", tool, { reason: "title", before: oldTitle, after: newTitle }, "error", "/annotations/title"));
+  }
+  for (const [hint, absent, safer] of HINTS) {
+    const oldValue = ownField(oldAnnotations, hint);
+    const newValue = ownField(newAnnotations, hint);
+    if (sameJson(oldValue, newValue)) continue;
+    explained.add(hint);
+    const oldTruthy = oldValue === undefined ? absent : Boolean(oldValue);
+    const newTruthy = newValue === undefined ? absent : Boolean(newValue);
+    const severity: Severity = oldTruthy !== newTruthy && newTruthy === safer ? "error" : "warning";
+    changes.push(
+      change("annotations_changed", tool, { reason: hint, before: oldValue, after: newValue, detail: { safer: severity === "error" ? 1 : 0 } }, severity, `/annotations/${hint}`),
+    );
+  }
+  const rest = [...new Set([...Object.keys(oldAnnotations), ...Object.keys(newAnnotations)])]
+    .filter((key) => !explained.has(key) && !sameJson(ownField(oldAnnotations, key), ownField(newAnnotations, key)))
+    .sort();
+  if (rest.length > 0 || (changes.length === 0 && !(isJsonObject(before) && isJsonObject(after)))) {
+    changes.push(change("annotations_changed", tool, { reason: "other", fields: rest, before, after }, "warning", "/annotations"));
+  }
+  return changes;
+}
+
+function compareInstructions(lock: Lockfile, snapshot: ServerSnapshot): Change[] {
+  const locked = lock.instructions;
+  const live = snapshot.instructions;
+  if (!live.known) {
+    // Nothing to compare against; say so only when the lock holds text this run could not check.
+    return locked.known && locked.text !== null ? [change("instructions_unchecked", null, { before: locked.text })] : [];
+  }
+  const before = locked.known ? locked.text : null;
+  if (before === live.text || (!locked.known && live.text === null)) return [];
+  if (live.text === null) return [change("instructions_changed", null, { reason: "removed", before }, "info")];
+  return [
+    change("instructions_changed", null, { reason: locked.known && before !== null ? "changed" : "not_in_lock", before, after: live.text }, "error"),
+  ];
+}
+
+function compareServer(lock: Lockfile, snapshot: ServerSnapshot): Change[] {
+  const changes: Change[] = [];
+  const pairs = [
+    ["name", lock.server.name, snapshot.name],
+    ["version", lock.server.version, snapshot.version],
+  ] as const;
+  for (const [what, before, after] of pairs) {
+    if (after !== null && before !== null && before !== after) {
+      changes.push(change("server_changed", null, { reason: what, before, after }));
+    }
+  }
+  const { commandSha256 } = lock.server;
+  if (snapshot.commandSha256 !== null && commandSha256 !== null && commandSha256 !== snapshot.commandSha256) {
+    changes.push(change("server_changed", null, { reason: "command" }));
+  }
+  return changes;
+}
+
+/** Deep equality of two JSON values (either may be absent), key order ignored. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return jsonEqual(a, b);
+}
+
+const REORDERABLE = new Set(["required", "enum", "type", "anyOf", "oneOf", "allOf"]);
+
+/** Equal once arrays whose order means nothing (required, enum, type, branches) are sorted. */
+export function sameModuloReorder(a: unknown, b: unknown): boolean {
+  return sameJson(sortUnordered(a, 0), sortUnordered(b, 0));
+}
+
+function sortUnordered(value: unknown, depth: number): unknown {
+  if (depth > 200 || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => sortUnordered(item, depth + 1));
+  const copy = Object.create(null) as JsonObject;
+  for (const key of Object.keys(value)) {
+    const item = sortUnordered((value as JsonObject)[key], depth + 1);
+    copy[key] = REORDERABLE.has(key) && Array.isArray(item)
+      ? item.map((entry) => [canonicalize(entry), entry] as const).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, entry]) => entry)
+      : item;
+  }
+  return copy;
+}
+
+/** RFC 6901 escaping of one pointer segment. */
+export function escapePointer(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/** The value at a JSON Pointer, or undefined when the path does not exist. */
+export function valueAtPointer(root: unknown, pointer: string): unknown {
+  if (pointer === "") return root;
+  let current: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const segment = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (Array.isArray(current)) {
+      const index = Number(segment);
+      current = Number.isInteger(index) ? current[index] : undefined;
+    } else if (isJsonObject(current)) {
+      current = ownField(current, segment);
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}

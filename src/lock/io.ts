@@ -1,0 +1,70 @@
+/** File IO for locks and input files: bounded strict reads, atomic writes. */
+
+import { readFile, stat } from "node:fs/promises";
+import writeFileAtomic from "write-file-atomic";
+import { InputFileError } from "../errors.js";
+import { decodeUtf8Strict, parseJsonStrict } from "../json/parse.js";
+
+/** Largest input file read (a lock or a saved tools/list); bigger is refused rather than read. */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** Read a file as strict UTF-8 text, or null when it does not exist. */
+export async function readTextIfExists(path: string): Promise<string | null> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new InputFileError(`${path} is not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof InputFileError) throw error;
+    if (isErrno(error, "ENOENT")) return null;
+    throw new InputFileError(`cannot read ${path}: ${errnoText(error)}`);
+  }
+  if (size > MAX_INPUT_BYTES) {
+    throw new InputFileError(`${path} is ${Math.round(size / 1048576)} MiB; files over ${MAX_INPUT_BYTES / 1048576} MiB are refused`);
+  }
+  try {
+    return decodeUtf8Strict(await readFile(path), path);
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return null;
+    if (error instanceof Error && !("code" in error)) throw error;
+    throw new InputFileError(`cannot read ${path}: ${errnoText(error)}`);
+  }
+}
+
+/** Read and strictly parse a JSON file that must exist. */
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  const text = await readTextIfExists(path);
+  if (text === null) throw new InputFileError(`${what} ${path} does not exist`);
+  return parseJsonStrict(text, path);
+}
+
+/** The writer used for every file mcp-lint writes; tests may swap it to simulate a crash. */
+export const fileWriter = {
+  write: (path: string, text: string): Promise<void> => writeFileAtomic(path, text, { encoding: "utf8" }),
+};
+
+/** Write a file atomically: readers see the old bytes or the new ones, never half. */
+export async function writeFileSafely(path: string, text: string): Promise<void> {
+  try {
+    await fileWriter.write(path, text);
+  } catch (error) {
+    throw new InputFileError(`cannot write ${path}: ${errnoText(error)}`);
+  }
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}
+
+function errnoText(error: unknown): string {
+  if (typeof error === "object" && error !== null) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (code === "ENOENT") return "no such file or folder";
+    if (code === "EACCES" || code === "EPERM") return "permission denied";
+    if (code === "EISDIR") return "it is a folder";
+    if (typeof code === "string") return code;
+    if (typeof message === "string") return message.split("\n")[0] ?? "unknown error";
+  }
+  return String(error);
+}

@@ -1,0 +1,114 @@
+/** What one run saw of a server: its tools as sent, its instructions and who it is. Pure. */
+
+import { ToolListError } from "../errors.js";
+import { maxDepth } from "../json/parse.js";
+import { MAX_DEFINITION_DEPTH } from "../limits.js";
+
+/** A JSON object as parsed: own keys only, values unknown. */
+export type JsonObject = { [key: string]: unknown };
+
+/** The server's instructions: known (possibly absent) or not known by this run. */
+export type Instructions = { known: true; text: string | null } | { known: false };
+
+/** How the tools were obtained. */
+export type Transport = "stdio" | "streamable-http" | "sse" | "file";
+
+/** Everything one run learned about a server. */
+export interface ServerSnapshot {
+  /** Tool definitions exactly as the server sent them, in the order sent. */
+  tools: JsonObject[];
+  instructions: Instructions;
+  name: string | null;
+  version: string | null;
+  /** SHA-256 of the launch command or endpoint; null when read from a file. */
+  commandSha256: string | null;
+  transport: Transport;
+}
+
+/** True for a plain JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Read a value the way a JSON object field is read: own properties only, so `__proto__` is data. */
+export function ownField(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/**
+ * Check a tools array as sent by a server or file: every entry an object with a string name and
+ * bounded depth. Anything else cannot be locked, so it is an error rather than a silent skip.
+ */
+export function validateToolList(tools: unknown, source: string): JsonObject[] {
+  if (!Array.isArray(tools)) {
+    throw new ToolListError(`${source}: "tools" is not an array`);
+  }
+  tools.forEach((tool: unknown, index) => {
+    if (!isJsonObject(tool)) {
+      throw new ToolListError(`${source}: tool #${index + 1} is not a JSON object`);
+    }
+    const name = ownField(tool, "name");
+    if (typeof name !== "string") {
+      throw new ToolListError(`${source}: tool #${index + 1} has no string "name"`);
+    }
+    if (maxDepth(tool, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
+      throw new ToolListError(
+        `${source}: tool ${JSON.stringify(name)} is nested deeper than ${MAX_DEFINITION_DEPTH} levels; refusing to analyse it`,
+      );
+    }
+  });
+  return tools as JsonObject[];
+}
+
+/**
+ * Turn a parsed `--from` file into a snapshot. Three shapes are accepted: `{tools, instructions?,
+ * serverInfo?}`, a JSON-RPC response whose `result` holds `tools`, or a bare array of tools.
+ */
+export function snapshotFromFile(parsed: unknown, source: string): ServerSnapshot {
+  let body: JsonObject | null = null;
+  let tools: unknown;
+  if (Array.isArray(parsed)) {
+    tools = parsed;
+  } else if (isJsonObject(parsed)) {
+    const result = ownField(parsed, "result");
+    if (ownField(parsed, "jsonrpc") !== undefined || (isJsonObject(result) && !Object.hasOwn(parsed, "tools"))) {
+      if (ownField(parsed, "error") !== undefined) {
+        throw new ToolListError(`${source}: the JSON-RPC response is an error, not a tools/list result`);
+      }
+      if (!isJsonObject(result)) {
+        throw new ToolListError(`${source}: the JSON-RPC response has no "result" object`);
+      }
+      body = result;
+    } else {
+      body = parsed;
+    }
+    if (!Object.hasOwn(body, "tools")) {
+      throw new ToolListError(
+        `${source}: no "tools" array; expected {"tools": [...]}, a JSON-RPC tools/list response or an array of tools`,
+      );
+    }
+    tools = body.tools;
+  } else {
+    throw new ToolListError(
+      `${source}: expected {"tools": [...]}, a JSON-RPC tools/list response or an array of tools`,
+    );
+  }
+  const instructions = body === null ? undefined : ownField(body, "instructions");
+  if (instructions !== undefined && instructions !== null && typeof instructions !== "string") {
+    throw new ToolListError(`${source}: "instructions" must be a string`);
+  }
+  const serverInfo = body === null ? undefined : ownField(body, "serverInfo");
+  const info = isJsonObject(serverInfo) ? serverInfo : null;
+  return {
+    tools: validateToolList(tools, source),
+    instructions: instructions === undefined ? { known: false } : { known: true, text: instructions || null },
+    name: stringOrNull(info && ownField(info, "name")),
+    version: stringOrNull(info && ownField(info, "version")),
+    commandSha256: null,
+    transport: "file",
+  };
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}

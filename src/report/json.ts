@@ -1,0 +1,52 @@
+/** The `--json` report: stable field names, documented in the README. */
+
+import type { Change } from "../lock/kinds.js";
+import { countBySeverity } from "../lock/engine.js";
+import { changeMessage } from "./messages.js";
+import type { ReportInput } from "./terminal.js";
+
+/** Version of the JSON report's shape; bumped only on an incompatible change. */
+export const REPORT_VERSION = 1;
+
+/** Build the JSON report object. `outcome` says what the run did (checked, created, updated, ...). */
+export function buildJsonReport(input: ReportInput, outcome: string, exitCode: number): Record<string, unknown> {
+  const { snapshot } = input;
+  return {
+    report_version: REPORT_VERSION,
+    mode: input.mode,
+    lock: input.lockPath,
+    outcome,
+    exit_code: exitCode,
+    server: {
+      name: snapshot.name,
+      version: snapshot.version,
+      transport: snapshot.transport,
+      command_sha256: snapshot.commandSha256,
+      instructions_known: snapshot.instructions.known,
+      tools: snapshot.tools.length,
+    },
+    summary: countBySeverity(input.changes),
+    changes: input.changes.map(changeEntry),
+    notes: input.notes.map((note) => ({ tool: note.tool, severity: note.severity, message: note.message })),
+  };
+}
+
+function changeEntry(change: Change): Record<string, unknown> {
+  const { args } = change;
+  const entry: Record<string, unknown> = {
+    kind: change.kind,
+    severity: change.severity,
+    tool: change.tool,
+    message: changeMessage(change),
+    path: change.path ?? null,
+  };
+  if (args.reason !== undefined) entry.reason = args.reason;
+  if (args.before !== undefined) entry.before = args.before;
+  if (args.after !== undefined) entry.after = args.after;
+  if (args.fields !== undefined) entry.fields = args.fields;
+  if (args.paths !== undefined) entry.paths = args.paths;
+  if (args.renamedFrom !== undefined) entry.renamed_from = args.renamedFrom;
+  if (args.count !== undefined) entry.count = args.count;
+  if (args.detail !== undefined) entry.detail = args.detail;
+  return entry;
+}
