@@ -32,6 +32,9 @@ export async function main(argv: readonly string[], output: Output): Promise<num
     .option("--json <path>", "Also write the report as JSON to this file")
     .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
     .option("--timeout <seconds>", "Bound on server start-up and each request", { default: DEFAULT_TIMEOUT_SECONDS })
+    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
+    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
+    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
     .example("mcp-lint lock -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check --from tools.json")
@@ -45,9 +48,12 @@ export async function main(argv: readonly string[], output: Output): Promise<num
             accept: flag(options.accept, "--accept"),
             failOn: failOn(options.failOn),
             json: single(options.json, "--json"),
-            passEnv: list(options.passEnv, "--pass-env"),
+            passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
             timeoutMs: timeout(options.timeout),
             command: (options["--"] as string[] | undefined) ?? [],
+            url: single(options.url, "--url"),
+            headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
+            headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
             version,
           },
           output,
@@ -99,12 +105,10 @@ function flag(value: unknown, name: string): boolean {
   throw new UsageError(`${name} takes no value`);
 }
 
-function list(value: unknown, name: string): string[] {
+function list(value: unknown, name: string, shape: RegExp, what: string): string[] {
   const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
   return values.map((item) => {
-    if (typeof item !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(item)) {
-      throw new UsageError(`${name} takes an environment variable name such as API_TOKEN`);
-    }
+    if (typeof item !== "string" || !shape.test(item)) throw new UsageError(`${name} takes ${what}`);
     return item;
   });
 }
@@ -136,11 +140,12 @@ main(process.argv.slice(2), output).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    const redact = output.redact ?? ((text: string) => text);
     if (error instanceof McpLintError) {
-      process.stderr.write(`mcp-lint: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+      process.stderr.write(`mcp-lint: ${redact(error.message.replace(/\s*\n\s*/g, " "))}\n`);
     } else {
       const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`mcp-lint: internal error: ${message.split("\n")[0]}; please report it\n`);
+      process.stderr.write(`mcp-lint: internal error: ${redact(message.split("\n")[0] ?? "")}; please report it\n`);
       if (process.env.MCP_LINT_DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ""}\n`);
     }
     process.exitCode = 2;

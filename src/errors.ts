@@ -34,3 +34,8 @@ export class ConnectionError extends McpLintError {
 export class UsageError extends McpLintError {
   override name = "UsageError";
 }
+
+/** A server echoed a secret into what would be written to a file. */
+export class SecretEchoError extends McpLintError {
+  override name = "SecretEchoError";
+}

@@ -1,6 +1,8 @@
 /** The `lock` command: read a server (or a saved list), compare with the lock, report, maybe write. */
 
-import { UsageError } from "../errors.js";
+import { makeRedactor, type Redactor, redactSnapshot } from "../connect/redact.js";
+import { resolveTarget, type Target } from "../connect/target.js";
+import { SecretEchoError, UsageError } from "../errors.js";
 import { checkExitCode, compareSnapshot, type FailOn, planLockWrite } from "../lock/engine.js";
 import { type Lockfile, parseLockfile } from "../lock/format.js";
 import { readJsonFile, readTextIfExists, writeFileSafely } from "../lock/io.js";
@@ -21,6 +23,9 @@ export interface LockFlags {
   passEnv: string[];
   timeoutMs: number;
   command: string[];
+  url: string | null;
+  headers: string[];
+  headerEnv: string[];
   version: string;
 }
 
@@ -28,17 +33,30 @@ export interface LockFlags {
 export interface Output {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Set by a command that knows secrets, so even error messages are redacted. */
+  redact?: (text: string) => string;
 }
 
 /** Run `lock` or `lock --check`; returns the exit code (errors are thrown as McpLintError). */
 export async function runLock(flags: LockFlags, output: Output): Promise<number> {
-  if (flags.from !== null && flags.command.length > 0) {
-    throw new UsageError("give either --from FILE or a server command after --, not both");
+  const live = flags.command.length > 0 || flags.url !== null;
+  if (flags.from !== null && live) {
+    throw new UsageError("give one source: --from FILE, --url URL or a server command after --");
   }
-  if (flags.from === null && flags.command.length === 0) {
-    throw new UsageError("nothing to read: give a server command after -- (mcp-lint lock -- npx -y some-server) or --from FILE");
+  if (!live && flags.from === null) {
+    throw new UsageError("nothing to read: give a server command after -- (mcp-lint lock -- npx -y some-server), --url URL or --from FILE");
   }
   if (flags.check && flags.accept) throw new UsageError("--accept only applies when writing the lock; drop it or drop --check");
+  if (flags.from !== null && (flags.passEnv.length > 0 || flags.headers.length > 0 || flags.headerEnv.length > 0)) {
+    throw new UsageError("--pass-env, --header and --header-env apply to a live server, not to --from");
+  }
+  // Resolved before anything starts, so a bad flag never launches a server.
+  const target = live
+    ? resolveTarget({ command: flags.command, url: flags.url, headers: flags.headers, headerEnv: flags.headerEnv, passEnv: flags.passEnv }, process.env)
+    : null;
+  const redactor = makeRedactor(target?.secrets ?? []);
+  output.redact = (text) => redactor.text(text);
+  const say = (text: string) => output.out(redactor.text(text));
 
   const lockText = await readTextIfExists(flags.lock);
   if (lockText === null && flags.check) {
@@ -46,7 +64,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   }
   const lock: Lockfile | null = lockText === null ? null : parseLockfile(parseJsonStrict(lockText, flags.lock), flags.lock);
 
-  const snapshot = await readSnapshot(flags);
+  const snapshot = await readSnapshot(flags, target, redactor);
   const changes = compareSnapshot(snapshot, lock);
   const notes = await notesFor(snapshot, lock);
   const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock, changes, notes };
@@ -56,10 +74,16 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   if (flags.check) {
     exitCode = checkExitCode(changes, flags.failOn);
     outcome = changes.length === 0 ? "clean" : "changed";
-    output.out(renderTerminal(input));
+    say(renderTerminal(input));
+  } else if (redactor.found) {
+    // A lock is committed to git: never write one that would hold a secret the server echoed back.
+    say(renderTerminal(input));
+    throw new SecretEchoError(
+      `refusing to write ${flags.lock}: the server echoed back a secret (a --header-env value, the URL's query or user info, or a --pass-env value) in what it tells the model`,
+    );
   } else {
     const plan = planLockWrite(snapshot, lock, lockText, changes, flags.accept);
-    output.out(renderTerminal(input));
+    say(renderTerminal(input));
     if (plan.status === "refused") {
       exitCode = 1;
       outcome = "refused";
@@ -78,16 +102,20 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     }
   }
   if (flags.json !== null) {
-    await writeFileSafely(flags.json, `${JSON.stringify(buildJsonReport(input, outcome, exitCode), null, 2)}\n`);
+    await writeFileSafely(flags.json, redactor.text(`${JSON.stringify(buildJsonReport(input, outcome, exitCode), null, 2)}\n`));
   }
   return exitCode;
 }
 
-async function readSnapshot(flags: LockFlags): Promise<ServerSnapshot> {
-  if (flags.from !== null) return snapshotFromFile(await readJsonFile(flags.from, "--from file"), flags.from);
-  const [command, ...args] = flags.command as [string, ...string[]];
-  const { snapshotFromStdio } = await import("../connect/stdio.js");
-  return snapshotFromStdio({ command, args, passEnv: flags.passEnv, timeoutMs: flags.timeoutMs, clientVersion: flags.version });
+async function readSnapshot(flags: LockFlags, target: Target | null, redactor: Redactor): Promise<ServerSnapshot> {
+  if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
+  const options = { timeoutMs: flags.timeoutMs, clientVersion: flags.version, redactor };
+  // The SDK is loaded only here, so --version, --help and --from runs never pay for it.
+  const raw =
+    target.kind === "stdio"
+      ? await (await import("../connect/stdio.js")).snapshotFromStdio(target, options)
+      : await (await import("../connect/http.js")).snapshotFromHttp(target, options);
+  return target.secrets.length === 0 ? raw : redactSnapshot(raw, redactor);
 }
 
 /** SDK-rejection notes, only for tools that are new or changed since the lock (locked ones were seen before). */

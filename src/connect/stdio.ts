@@ -1,109 +1,73 @@
 /** Launch a stdio MCP server with the SDK client and read what it tells a model, exactly as sent. */
 
-import { ConnectionError, ToolListError } from "../errors.js";
-import { canonicalSha256 } from "../json/canonical.js";
-import { isJsonObject, type ServerSnapshot, validateToolList } from "../lock/snapshot.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ConnectionError } from "../errors.js";
+import type { ServerSnapshot } from "../lock/snapshot.js";
+import { ProcessGroupTransport } from "./process-group.js";
+import type { Redactor } from "./redact.js";
+import { firstLine, readSession } from "./session.js";
+import { describeTarget, type StdioTarget, type Target, targetSha256 } from "./target.js";
 
-/** How to launch and talk to a stdio server. */
-export interface StdioOptions {
-  command: string;
-  args: string[];
-  /** Names of environment variables passed on top of the SDK's minimal safe set. */
-  passEnv: string[];
-  /** Bound on start-up and on every request, in milliseconds. */
-  timeoutMs: number;
-  clientVersion: string;
-}
+/** Largest single message read from a server; a bigger one is refused rather than buffered. */
+export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+const STDERR_KEEP = 4000;
+const STDERR_SHOWN = 300;
 
-/** Most `tools/list` pages followed before giving up: a server that never ends its list is an error. */
-export const MAX_PAGES = 100;
-const STDERR_KEEP = 2000;
-
-/** SHA-256 of a launch command, so the lock can notice a new command without storing it. */
-export function stdioCommandSha256(command: string, args: readonly string[]): string {
-  return canonicalSha256(["stdio", command, ...args]);
-}
-
-/** Connect, read `initialize` and every page of `tools/list`, then close the server. */
-export async function snapshotFromStdio(options: StdioOptions): Promise<ServerSnapshot> {
-  // Loaded here, not at start-up: `--version`, `--help` and `--from` runs never pay for the SDK.
-  const [{ Client }, { StdioClientTransport, getDefaultEnvironment }, { ResultSchema }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/client/index.js"),
-    import("@modelcontextprotocol/sdk/client/stdio.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-  ]);
-  const env = getDefaultEnvironment();
-  for (const name of options.passEnv) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  const transport = new StdioClientTransport({
-    command: options.command,
-    args: options.args,
-    env,
-    stderr: "pipe",
-  });
+/** Connect to a stdio server, read initialize and every tools/list page, then end its process group. */
+export async function snapshotFromStdio(
+  target: StdioTarget & Target,
+  options: { timeoutMs: number; clientVersion: string; redactor: Redactor },
+): Promise<ServerSnapshot> {
   let stderrTail = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_KEEP);
+  const transport = new ProcessGroupTransport({
+    command: target.command,
+    args: target.args,
+    // The SDK's minimal safe environment (PATH, HOME, ...) plus only what --pass-env named.
+    env: { ...getDefaultEnvironment(), ...target.env },
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    onStderr: (chunk) => {
+      stderrTail = (stderrTail + chunk).slice(-STDERR_KEEP);
+    },
   });
+  const where = describeTarget(target);
+  const failure = (error: unknown) => {
+    const message = firstLine(error);
+    const sized = /exceeds maximum buffer size|buffer size/i.test(message)
+      ? `the server sent a message larger than ${MAX_MESSAGE_BYTES / 1048576} MiB`
+      : message;
+    return `${sized}${stderrHint(stderrTail, options.redactor)}`;
+  };
   const client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
-  const where = `server "${options.command}"`;
+  let transportError: unknown;
+  transport.onerror = (error) => {
+    transportError ??= error;
+  };
   try {
     try {
       await client.connect(transport, { timeout: options.timeoutMs });
     } catch (error) {
-      throw new ConnectionError(`could not start or initialize ${where}: ${reason(error)}${stderrHint(stderrTail)}`);
+      throw new ConnectionError(`could not start or initialize ${where}: ${failure(transportError ?? error)}`);
     }
-    const info = client.getServerVersion();
-    const instructions = client.getInstructions();
-    const tools: unknown[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; ; page++) {
-      if (page > MAX_PAGES) {
-        throw new ToolListError(`${where} sent more than ${MAX_PAGES} pages of tools/list; refusing to lock a list that may not end`);
-      }
-      let result: Record<string, unknown>;
-      try {
-        // A permissive result schema: the list is taken as sent, not validated tool by tool.
-        result = await client.request(
-          { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-          ResultSchema,
-          { timeout: options.timeoutMs },
-        );
-      } catch (error) {
-        throw new ConnectionError(`tools/list failed on ${where}: ${reason(error)}${stderrHint(stderrTail)}`);
-      }
-      const pageTools = result.tools;
-      if (!Array.isArray(pageTools)) throw new ToolListError(`${where} answered tools/list without a "tools" array`);
-      tools.push(...pageTools);
-      const next = result.nextCursor;
-      if (next === undefined || next === null) break;
-      if (typeof next !== "string") throw new ToolListError(`${where} sent a nextCursor that is not a string`);
-      if (seen.has(next)) throw new ToolListError(`${where} repeated a tools/list cursor; the list would never end`);
-      seen.add(next);
-      cursor = next;
-    }
-    return {
-      tools: validateToolList(tools, where),
-      instructions: { known: true, text: typeof instructions === "string" && instructions !== "" ? instructions : null },
-      name: isJsonObject(info) && typeof info.name === "string" ? info.name : null,
-      version: isJsonObject(info) && typeof info.version === "string" ? info.version : null,
-      commandSha256: stdioCommandSha256(options.command, options.args),
+    return await readSession(client, {
+      where,
+      timeoutMs: options.timeoutMs,
       transport: "stdio",
-    };
+      commandSha256: targetSha256(target),
+      failure: (error) => failure(transportError ?? error),
+    });
   } finally {
     await client.close().catch(() => undefined);
+    await transport.close();
   }
 }
 
-function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? "unknown error";
-}
-
-function stderrHint(tail: string): string {
-  const lastLine = tail.trim().split("\n").pop()?.trim();
-  return lastLine ? ` (server stderr: ${JSON.stringify(lastLine.slice(-200))})` : "";
+/** The last line the server wrote to stderr, redacted and cut short, to explain a failure. */
+function stderrHint(tail: string, redactor: Redactor): string {
+  const lines = tail.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  const last = lines.pop();
+  if (last === undefined) return "";
+  const shown = redactor.text(last).replace(/[^\x20-\x7e]/g, "?");
+  const cut = shown.length > STDERR_SHOWN ? `...${shown.slice(-STDERR_SHOWN)}` : shown;
+  return ` (server stderr, last line: ${JSON.stringify(cut)})`;
 }

@@ -219,7 +219,7 @@ describe("user errors: one line on stderr, exit 2", () => {
     }, /mcp-lint\.lock: duplicate key "lockfile_version"/],
     ["bad --fail-on", () => ["lock", "--check", "--from", "x.json", "--fail-on", "loud"], /--fail-on must be one of/],
     ["unknown flag", () => ["lock", "--bogus"], /Unknown option --bogus/],
-    ["both --from and a command", () => ["lock", "--from", "x.json", "--", "node", "s.js"], /either --from FILE or a server command/],
+    ["both --from and a command", () => ["lock", "--from", "x.json", "--", "node", "s.js"], /give one source: --from FILE, --url URL or a server command/],
     ["unreachable server", () => ["lock", "--", "/nonexistent/server-binary"], /could not start or initialize/],
   ];
   for (const [name, args, pattern] of cases) {

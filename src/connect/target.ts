@@ -1,0 +1,154 @@
+/** What to connect to, checked before anything starts: a stdio command or an HTTP endpoint with headers. Pure. */
+
+import { UsageError } from "../errors.js";
+import { canonicalSha256 } from "../json/canonical.js";
+
+/** A stdio server to launch. */
+export interface StdioTarget {
+  kind: "stdio";
+  command: string;
+  args: string[];
+  /** Variables passed on top of the SDK's minimal environment, with their values. */
+  env: Record<string, string>;
+}
+
+/** A remote server over Streamable HTTP (or the older SSE transport as a fallback). */
+export interface HttpTarget {
+  kind: "http";
+  /** The endpoint without user info (sent as a Basic Authorization header instead). */
+  url: URL;
+  headers: [name: string, value: string][];
+}
+
+/** Either kind of target, plus the values that must never be shown or stored. */
+export type Target = (StdioTarget | HttpTarget) & { secrets: string[] };
+
+/** Connection flags as given on the command line. */
+export interface ConnectionFlags {
+  command: string[];
+  url: string | null;
+  headers: string[];
+  headerEnv: string[];
+  passEnv: string[];
+}
+
+// RFC 9110 token characters for a header name.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Shorter values are not treated as secrets: redacting "1" everywhere would only garble output. */
+const MIN_SECRET_LENGTH = 3;
+
+/** Check connection flags and resolve them against the environment into a target. */
+export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<string, string | undefined>>): Target {
+  if (flags.url !== null && flags.command.length > 0) {
+    throw new UsageError("give either --url or a server command after --, not both");
+  }
+  if (flags.url === null) {
+    if (flags.headers.length > 0 || flags.headerEnv.length > 0) {
+      throw new UsageError("--header and --header-env need --url (a stdio server takes --pass-env instead)");
+    }
+    const [command, ...args] = flags.command;
+    if (command === undefined) throw new UsageError("no server command after --");
+    const passed: Record<string, string> = {};
+    for (const name of flags.passEnv) {
+      if (!ENV_NAME.test(name)) throw new UsageError(`--pass-env takes an environment variable name such as API_TOKEN, not ${JSON.stringify(name)}`);
+      const value = env[name];
+      if (value !== undefined) passed[name] = value;
+    }
+    return { kind: "stdio", command, args, env: passed, secrets: secretList(Object.values(passed)) };
+  }
+  if (flags.passEnv.length > 0) throw new UsageError("--pass-env applies to a launched server, not to --url");
+  const url = parseEndpoint(flags.url);
+  const secrets: string[] = [];
+  const headers: [string, string][] = [];
+  const seen = new Set<string>();
+  const add = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    if (seen.has(key)) throw new UsageError(`header ${name} is given more than once; give each header name once`);
+    seen.add(key);
+    headers.push([name, value]);
+  };
+  for (const raw of flags.headers) {
+    const colon = raw.indexOf(":");
+    const name = colon < 0 ? "" : raw.slice(0, colon).trim();
+    if (!HEADER_NAME.test(name)) throw new UsageError("--header takes 'NAME: VALUE' with a valid header name");
+    const value = raw.slice(colon + 1).trim();
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`--header ${name}: the value may not contain line breaks`);
+    add(name, value);
+  }
+  for (const raw of flags.headerEnv) {
+    const equals = raw.indexOf("=");
+    const name = equals < 0 ? "" : raw.slice(0, equals).trim();
+    const variable = raw.slice(equals + 1).trim();
+    if (!HEADER_NAME.test(name) || !ENV_NAME.test(variable)) {
+      throw new UsageError("--header-env takes NAME=VAR: a header name and an environment variable holding its whole value");
+    }
+    const value = env[variable];
+    if (value === undefined || value === "") throw new UsageError(`--header-env ${name}: environment variable ${variable} is not set`);
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`--header-env ${name}: the value of ${variable} contains a line break`);
+    if (url.protocol === "http:" && !isLocalHost(url.hostname)) {
+      throw new UsageError(`--header-env sends a secret; refusing to send it over plain http:// to ${url.hostname}. Use https://`);
+    }
+    add(name, value);
+    secrets.push(value);
+  }
+  // User info cannot go in a fetch URL; it becomes Basic auth, and both parts are secrets.
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  if (user !== "" || password !== "") {
+    secrets.push(url.username, url.password, user, password);
+    if (!seen.has("authorization")) add("Authorization", `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`);
+    secrets.push(headers.find(([name]) => name.toLowerCase() === "authorization")?.[1] ?? "");
+    url.username = "";
+    url.password = "";
+  }
+  if (url.search !== "") {
+    secrets.push(url.search, url.search.slice(1));
+    for (const [key, value] of url.searchParams) secrets.push(value, key);
+    for (const part of url.search.slice(1).split("&")) secrets.push(part, part.slice(part.indexOf("=") + 1));
+  }
+  return { kind: "http", url, headers, secrets: secretList(secrets) };
+}
+
+function parseEndpoint(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError("--url is not a valid URL; give the full endpoint such as https://example.com/mcp");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`--url must be http:// or https://, not ${url.protocol}//`);
+  }
+  url.hash = "";
+  return url;
+}
+
+/** Local hosts, where plain http:// never leaves the machine. */
+export function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function secretList(values: readonly string[]): string[] {
+  const unique = new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH));
+  // Longest first, so a secret that contains another is replaced whole.
+  return [...unique].sort((a, b) => b.length - a.length);
+}
+
+/** What output may say about a target: the command name or the scheme and host, never arguments, path or query. */
+export function describeTarget(target: Target): string {
+  if (target.kind === "stdio") return `server "${target.command}"`;
+  return `${target.url.protocol}//${target.url.host}`;
+}
+
+/**
+ * SHA-256 identifying the launch: the whole command for stdio; scheme, host, port and path for
+ * HTTP, so rotating a token in the query or a header never changes the lock.
+ */
+export function targetSha256(target: Target): string {
+  if (target.kind === "stdio") return canonicalSha256(["stdio", target.command, ...target.args]);
+  const { protocol, hostname, pathname } = target.url;
+  const port = target.url.port || (protocol === "https:" ? "443" : "80");
+  return canonicalSha256(["http", protocol, hostname.toLowerCase(), port, pathname]);
+}
