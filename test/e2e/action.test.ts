@@ -125,3 +125,12 @@ describe("action.yml", () => {
     expect(result.stdout).toContain("no pipes, redirections, globs or variables");
   });
 });
+
+describe("mcp-lint.lock.example", () => {
+  it("is exactly what lock writes for the bundled demo server today", () => {
+    const out = join(tempDir(), "fresh.lock");
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--lock", out, "--", "node", "examples/demo-server.mjs"], { cwd: repo, encoding: "utf8" });
+    expect(made.status, made.stderr).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(readFileSync(join(repo, "mcp-lint.lock.example"), "utf8"));
+  });
+});
