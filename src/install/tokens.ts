@@ -1,0 +1,160 @@
+/** Token helpers for I1: command names, variables, safe display, and splitting shell scripts with shell-quote. */
+
+import { parse as shellParse } from "shell-quote";
+import { clip, visible } from "../report/visible.js";
+import type { InstallReason } from "./kinds.js";
+import type { ShellDialect } from "./types.js";
+
+/** Longest package text shown in a message. */
+const MAX_DISPLAY = 160;
+
+/**
+ * The command a token names, as dispatch compares it: the last path segment (either slash),
+ * lower-cased, without a Windows shim suffix, with version suffixes folded (`python3.12` -> `python`).
+ */
+export function commandName(token: string): string {
+  const base = (token.split(/[\\/]/).pop() ?? token).toLowerCase().replace(/\.(exe|cmd|bat|ps1|com)$/, "");
+  if (/^python(\d+(\.\d+)*)?$/.test(base)) return "python";
+  if (/^pip(\d+(\.\d+)*)?$/.test(base)) return "pip";
+  return base;
+}
+
+/** A token that can name a command: one word, no spaces, not a flag or an assignment. */
+export function isCommandWord(token: string): boolean {
+  return /^[^\s=-][^\s=]*$/.test(token);
+}
+
+// ${VAR}, ${env:X}, ${input:x}, ${{ secrets.X }}, $VAR, %VAR%.
+const VARIABLE = /\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
+
+/** True when the text holds an unexpanded variable, so its value is unknown at lint time. */
+export function hasVariable(text: string): boolean {
+  return VARIABLE.test(text);
+}
+
+/** True for a shell-style assignment `NAME=value` (dropped before a command). */
+export function isAssignment(token: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(token);
+}
+
+/** Text from a command made safe to show: URL credentials and query strings removed, non-ASCII escaped, clipped. */
+export function safeDisplay(text: string): string {
+  const redacted = text
+    .replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]*@/g, "$1***@")
+    .replace(/(:\/\/[^\s?#]*)\?[^\s#]*/g, "$1");
+  return clip(visible(redacted), MAX_DISPLAY);
+}
+
+/** True for a full git commit id (SHA-1 or SHA-256, lower-case hex). */
+export function isFullCommit(ref: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(ref);
+}
+
+/** True when a spec names a local path rather than something fetched. */
+export function isLocalPath(text: string): boolean {
+  return /^(?:\.{1,2}(?:[\\/]|$)|[\\/]|~[\\/]|[A-Za-z]:[\\/]|file:)/.test(text);
+}
+
+/** A script split into simple commands, and why parts could not be checked. */
+export interface SplitScript {
+  commands: string[][];
+  problems: InstallReason[];
+}
+
+const CONTROL_WORDS = new Set([
+  "for", "while", "until", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "select", "function",
+  "{", "}", "foreach", "switch",
+]);
+
+const HASH = "\uE000";
+
+const SEQUENCE_OPS = new Set(["&&", "||", ";", "&"]);
+const PIPE_OPS = new Set(["|", "|&"]);
+const REDIRECT_OPS = new Set([">", ">>", ">&", "<"]);
+
+/**
+ * Split a script (`bash -c`, `pwsh -Command`, a `command` string with spaces) into simple commands.
+ * Sequences (`&&`, `;`) are split; pipelines, substitutions, loops and unbalanced quotes are
+ * problems, and a script with a substitution or loop yields no commands at all, since what runs
+ * depends on it.
+ */
+export function splitScript(script: string, dialect: ShellDialect): SplitScript {
+  if (!quotesBalanced(script, dialect)) return { commands: [], problems: ["unsplittable"] };
+  if (hasSubstitution(script, dialect)) return { commands: [], problems: ["substitution"] };
+  // shell-quote starts a comment at any `#`, but a shell only at the start of a word
+  // (`github:u/r#sha`): hide mid-word ones behind a private-use character and restore them after.
+  const hidden = script.includes(HASH) ? script : script.replace(/(?<=\S)#/g, HASH);
+  // Keep variables in the text as ${NAME} so later checks see them; shell-quote would drop them.
+  const parsed = shellParse(hidden, (name: string) => `\${${name}}`, dialect === "cmd" ? { escape: "^" } : dialect === "powershell" ? { escape: "`" } : {});
+  const entries = parsed.map((entry) => (typeof entry === "string" ? entry.replaceAll(HASH, "#") : "pattern" in entry ? { ...entry, pattern: entry.pattern.replaceAll(HASH, "#") } : entry));
+  const commands: string[][] = [];
+  const problems = new Set<InstallReason>();
+  let current: string[] = [];
+  let skipNext = false;
+  const finish = () => {
+    if (current.length > 0) commands.push(current);
+    current = [];
+  };
+  for (const entry of entries) {
+    if (typeof entry === "string") {
+      if (skipNext) {
+        skipNext = false;
+        continue;
+      }
+      current.push(entry);
+      continue;
+    }
+    skipNext = false;
+    if ("comment" in entry) break;
+    if (entry.op === "glob") {
+      current.push(entry.pattern);
+    } else if (SEQUENCE_OPS.has(entry.op)) {
+      finish();
+    } else if (PIPE_OPS.has(entry.op)) {
+      problems.add("pipeline");
+      finish();
+    } else if (REDIRECT_OPS.has(entry.op)) {
+      // `2>&1` arrives as "2", ">&", "1": the file descriptor is not an argument.
+      const last = current[current.length - 1];
+      if (last !== undefined && /^\d$/.test(last)) current.pop();
+      skipNext = true;
+    } else {
+      // ( ) ;; <( and the like: subshells and process substitution.
+      return { commands: [], problems: ["control_flow"] };
+    }
+  }
+  finish();
+  for (const command of commands) {
+    if (CONTROL_WORDS.has((command[0] ?? "").toLowerCase())) return { commands: [], problems: ["control_flow"] };
+  }
+  return { commands, problems: [...problems] };
+}
+
+/** Quotes close before the end (shell-quote silently accepts an unterminated quote). */
+function quotesBalanced(script: string, dialect: ShellDialect): boolean {
+  const escape = dialect === "cmd" ? "^" : dialect === "powershell" ? "`" : "\\";
+  let quote: string | null = null;
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === escape && dialect !== "cmd") {
+      i++;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    }
+  }
+  return quote === null;
+}
+
+function hasSubstitution(script: string, dialect: ShellDialect): boolean {
+  if (/\$\(|<\(|>\(/.test(script)) return true;
+  return dialect === "posix" && script.includes("`");
+}
+
+/** Characters that make a `cmd /c` line mean more than one plain command. */
+export function hasCmdMetachar(line: string): boolean {
+  return /[\^&|%<>]/.test(line);
+}
