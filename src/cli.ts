@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
-import { McpLintError, UsageError } from "./errors.js";
+import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
 import type { FailOn } from "./lock/engine.js";
 import type { Output } from "./cli/lock.js";
 
@@ -35,6 +35,7 @@ export async function main(argv: readonly string[], output: Output): Promise<num
     .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
     .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
     .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .example("mcp-lint lock -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check --from tools.json")
@@ -54,7 +55,33 @@ export async function main(argv: readonly string[], output: Output): Promise<num
             url: single(options.url, "--url"),
             headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
             headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
+            knownBad: single(options.knownBad, "--known-bad"),
             version,
+          },
+          output,
+        ),
+      );
+    });
+  cli
+    .command("check-config [...files]", "Check MCP client config files for unpinned or known-bad server launches (rule I1)")
+    .usage("check-config [FILE...] [--fail-on LEVEL] [--min-severity LEVEL] [--json PATH] [--known-bad FILE]")
+    .option("--fail-on <level>", "Lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
+    .option("--min-severity <level>", "Hide findings below this severity in the terminal report", { default: "info" })
+    .option("--json <path>", "Also write the findings as JSON to this file")
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .example("mcp-lint check-config")
+    .example("mcp-lint check-config ~/.claude.json .mcp.json --fail-on error")
+    .action((files: string[], options: Record<string, unknown>) => {
+      const minSeverity = failOn(options.minSeverity, "--min-severity");
+      if (minSeverity === "never") throw new UsageError("--min-severity must be one of info, warning, error");
+      task = import("./cli/check-config.js").then(({ runCheckConfig }) =>
+        runCheckConfig(
+          {
+            files,
+            failOn: failOn(options.failOn),
+            minSeverity,
+            json: single(options.json, "--json"),
+            knownBad: single(options.knownBad, "--known-bad"),
           },
           output,
         ),
@@ -113,10 +140,11 @@ function list(value: unknown, name: string, shape: RegExp, what: string): string
   });
 }
 
-function failOn(value: unknown): FailOn {
-  const text = single(typeof value === "number" ? String(value) : value, "--fail-on") ?? "warning";
+function failOn(value: unknown, flagName = "--fail-on"): FailOn {
+  const text = single(typeof value === "number" ? String(value) : value, flagName) ?? "warning";
   if (!(FAIL_ON_LEVELS as readonly string[]).includes(text)) {
-    throw new UsageError(`--fail-on must be one of ${FAIL_ON_LEVELS.join(", ")}, not ${JSON.stringify(text)}`);
+    const levels = flagName === "--fail-on" ? FAIL_ON_LEVELS : FAIL_ON_LEVELS.filter((level) => level !== "never");
+    throw new UsageError(`${flagName} must be one of ${levels.join(", ")}, not ${JSON.stringify(text)}`);
   }
   return text as FailOn;
 }
@@ -140,6 +168,10 @@ main(process.argv.slice(2), output).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    if (error instanceof KnownBadRefusal) {
+      process.exitCode = 1;
+      return;
+    }
     const redact = output.redact ?? ((text: string) => text);
     if (error instanceof McpLintError) {
       process.stderr.write(`mcp-lint: ${redact(error.message.replace(/\s*\n\s*/g, " "))}\n`);

@@ -39,3 +39,8 @@ export class UsageError extends McpLintError {
 export class SecretEchoError extends McpLintError {
   override name = "SecretEchoError";
 }
+
+/** A launch refused because it would run a known-bad release; already explained on stderr, exit 1. */
+export class KnownBadRefusal extends Error {
+  override name = "KnownBadRefusal";
+}

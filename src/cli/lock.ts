@@ -2,7 +2,7 @@
 
 import { makeRedactor, type Redactor, redactSnapshot } from "../connect/redact.js";
 import { resolveTarget, type Target } from "../connect/target.js";
-import { SecretEchoError, UsageError } from "../errors.js";
+import { KnownBadRefusal, SecretEchoError, UsageError } from "../errors.js";
 import { checkExitCode, compareSnapshot, type FailOn, planLockWrite } from "../lock/engine.js";
 import { type Lockfile, parseLockfile } from "../lock/format.js";
 import { readJsonFile, readTextIfExists, writeFileSafely } from "../lock/io.js";
@@ -26,6 +26,7 @@ export interface LockFlags {
   url: string | null;
   headers: string[];
   headerEnv: string[];
+  knownBad: string | null;
   version: string;
 }
 
@@ -54,6 +55,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const target = live
     ? resolveTarget({ command: flags.command, url: flags.url, headers: flags.headers, headerEnv: flags.headerEnv, passEnv: flags.passEnv }, process.env)
     : null;
+  if (target?.kind === "stdio") await refuseKnownBad(flags.command, flags.knownBad, output);
   const redactor = makeRedactor(target?.secrets ?? []);
   output.redact = (text) => redactor.text(text);
   const say = (text: string) => output.out(redactor.text(text));
@@ -105,6 +107,19 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     await writeFileSafely(flags.json, redactor.text(`${JSON.stringify(buildJsonReport(input, outcome, exitCode), null, 2)}\n`));
   }
   return exitCode;
+}
+
+/** A known-bad release is refused before anything starts: the reason on stderr, exit 1. */
+async function refuseKnownBad(command: string[], knownBadFile: string | null, output: Output): Promise<void> {
+  const [{ knownBadLaunch, loadKnownBad, installMessage }, { readKnownBadText }] = await Promise.all([
+    import("../install/index.js"),
+    import("../config/load.js"),
+  ]);
+  const list = knownBadFile === null ? loadKnownBad() : loadKnownBad(await readKnownBadText(knownBadFile), knownBadFile);
+  const finding = knownBadLaunch(command, list);
+  if (finding === null) return;
+  output.err(`mcp-lint: refusing to launch the server: ${installMessage(finding)}\n`);
+  throw new KnownBadRefusal();
 }
 
 async function readSnapshot(flags: LockFlags, target: Target | null, redactor: Redactor): Promise<ServerSnapshot> {

@@ -19,12 +19,19 @@ export async function snapshotFromHttp(
   options: { timeoutMs: number; clientVersion: string; redactor: Redactor },
 ): Promise<ServerSnapshot> {
   const where = describeTarget(target);
-  const fetchImpl = await boundedFetch(target.url);
+  let oversize: Error | undefined;
+  let client: Client;
+  // The SDK reports a broken response stream only to onerror and may retry; an oversized answer
+  // must end the run at once, so closing the client fails the waiting request.
+  const fetchImpl = await boundedFetch(target.url, (error) => {
+    oversize ??= error;
+    void client?.close().catch(() => undefined);
+  });
   const requestInit: RequestInit = { headers: Object.fromEntries(target.headers) };
-  const failure = (error: unknown) => options.redactor.text(firstLine(error));
+  const failure = (error: unknown) => options.redactor.text(originsOnly(firstLine(oversize ?? error)));
 
   const streamable = new StreamableHTTPClientTransport(target.url, { requestInit, fetch: fetchImpl, redirectPolicy: "same-origin" });
-  let client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+  client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
   let transportName: "streamable-http" | "sse" = "streamable-http";
   try {
     await client.connect(streamable, { timeout: options.timeoutMs });
@@ -57,7 +64,7 @@ export async function snapshotFromHttp(
  * through undici's EnvHttpProxyAgent, which honours HTTPS_PROXY, ALL_PROXY and NO_PROXY. Every
  * response body is cut off past MAX_RESPONSE_BYTES.
  */
-async function boundedFetch(url: URL): Promise<FetchLike> {
+async function boundedFetch(url: URL, onOversize: (error: Error) => void): Promise<FetchLike> {
   let base: FetchLike = (input, init) => fetch(input, init);
   if (url.protocol === "https:") {
     const { EnvHttpProxyAgent, fetch: undiciFetch } = await import("undici");
@@ -67,10 +74,22 @@ async function boundedFetch(url: URL): Promise<FetchLike> {
     const dispatcher = new EnvHttpProxyAgent(httpsProxy === undefined ? {} : { httpsProxy });
     base = (input, init) => undiciFetch(input as string, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
   }
-  return async (input, init) => limitBody(await base(input, init));
+  return async (input, init) => limitBody(await base(input, init), onOversize);
 }
 
-function limitBody(response: Response): Response {
+/** Messages may quote a URL (a redirect target, say); show only its scheme and host. */
+function originsOnly(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (match) => {
+    try {
+      const url = new URL(match);
+      return `${url.protocol}//${url.host}`;
+    } catch {
+      return "(url)";
+    }
+  });
+}
+
+function limitBody(response: Response, onOversize: (error: Error) => void): Response {
   // Null-body statuses cannot be rebuilt with a body; they carry nothing to bound.
   if (response.body === null || [101, 204, 205, 304].includes(response.status)) return response;
   let seen = 0;
@@ -79,7 +98,9 @@ function limitBody(response: Response): Response {
       transform(chunk, controller) {
         seen += chunk.byteLength;
         if (seen > MAX_RESPONSE_BYTES) {
-          controller.error(new Error(`the server sent a response larger than ${MAX_RESPONSE_BYTES / 1048576} MiB`));
+          const error = new Error(`the server sent a response larger than ${MAX_RESPONSE_BYTES / 1048576} MiB`);
+          controller.error(error);
+          onOversize(error);
           return;
         }
         controller.enqueue(chunk);

@@ -74,6 +74,7 @@ export class ProcessGroupTransport implements Transport {
   /** The server process, kept after it exits: its group may still hold children to end. */
   private child: ChildProcess | undefined;
   private closed = false;
+  private pendingBytes = 0;
   private readonly buffer: ReadBuffer;
 
   constructor(private readonly options: GroupTransportOptions) {
@@ -105,6 +106,16 @@ export class ProcessGroupTransport implements Transport {
       child.on("close", () => this.onclose?.());
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.stdout?.on("data", (chunk: Buffer) => {
+        if (this.closed) return;
+        // Bound the line being assembled before buffering it: a flood without newlines is refused
+        // as soon as it passes the limit, not after the read buffer has grown to hold it.
+        const newline = chunk.lastIndexOf(10);
+        this.pendingBytes = newline < 0 ? this.pendingBytes + chunk.length : chunk.length - newline - 1;
+        if (this.pendingBytes > this.options.maxMessageBytes) {
+          this.onerror?.(new Error(`message exceeds maximum buffer size of ${this.options.maxMessageBytes} bytes`));
+          void this.close();
+          return;
+        }
         try {
           this.buffer.append(chunk);
           for (;;) {

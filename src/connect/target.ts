@@ -37,6 +37,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Shorter values are not treated as secrets: redacting "1" everywhere would only garble output. */
 const MIN_SECRET_LENGTH = 3;
+/**
+ * A query value shorter than this is taken for a plain parameter (`?format=json`), not a token:
+ * redacting "json" would garble every description that mentions it and refuse every lock.
+ */
+const MIN_QUERY_SECRET_LENGTH = 8;
 
 /** Check connection flags and resolve them against the environment into a target. */
 export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<string, string | undefined>>): Target {
@@ -104,8 +109,10 @@ export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<strin
   }
   if (url.search !== "") {
     secrets.push(url.search, url.search.slice(1));
-    for (const [key, value] of url.searchParams) secrets.push(value, key);
-    for (const part of url.search.slice(1).split("&")) secrets.push(part, part.slice(part.indexOf("=") + 1));
+    const raw = url.search.slice(1).split("&").map((part) => part.slice(part.indexOf("=") + 1));
+    for (const value of [...url.searchParams.values(), ...raw]) {
+      if (value.length >= MIN_QUERY_SECRET_LENGTH) secrets.push(value);
+    }
   }
   return { kind: "http", url, headers, secrets: secretList(secrets) };
 }
