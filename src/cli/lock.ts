@@ -5,12 +5,13 @@ import { resolveTarget, type Target } from "../connect/target.js";
 import { KnownBadRefusal, SecretEchoError, UsageError } from "../errors.js";
 import { checkExitCode, compareSnapshot, type FailOn, planLockWrite } from "../lock/engine.js";
 import { type Lockfile, parseLockfile } from "../lock/format.js";
-import { readJsonFile, readTextIfExists, writeFileSafely } from "../lock/io.js";
+import { readJsonFile, readRequiredText, readTextIfExists, writeFileSafely } from "../lock/io.js";
 import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
+import { mayNameKnownBad } from "../install/prefilter.js";
 import { jsonEqual } from "../json/equal.js";
 import { parseJsonStrict } from "../json/parse.js";
 import { buildJsonReport } from "../report/json.js";
-import { type Note, type ReportInput, renderTerminal } from "../report/terminal.js";
+import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS } from "../report/terminal.js";
 
 /** Flags of `mcp-lint lock`, already checked for shape. */
 export interface LockFlags {
@@ -55,21 +56,31 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const target = live
     ? resolveTarget({ command: flags.command, url: flags.url, headers: flags.headers, headerEnv: flags.headerEnv, passEnv: flags.passEnv }, process.env)
     : null;
+  const lockText = await readTextIfExists(flags.lock);
+  if (lockText === null && flags.check) {
+    throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
+  }
   if (target?.kind === "stdio") await refuseKnownBad(flags.command, flags.knownBad, output);
   const redactor = makeRedactor(target?.secrets ?? []);
   output.redact = (text) => redactor.text(text);
   const say = (text: string) => output.out(redactor.text(text));
 
-  const lockText = await readTextIfExists(flags.lock);
-  if (lockText === null && flags.check) {
-    throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
-  }
+  // The lock is parsed while the server starts up, which is most of a live run's time.
+  let started = () => {};
+  const spawned = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const reading = readSnapshot(flags, target, redactor, () => started());
+  reading.then(started, started);
+  await spawned;
   const lock: Lockfile | null = lockText === null ? null : parseLockfile(parseJsonStrict(lockText, flags.lock), flags.lock);
-
-  const snapshot = await readSnapshot(flags, target, redactor);
+  const snapshot = await reading;
   const changes = compareSnapshot(snapshot, lock);
   const notes = await notesFor(snapshot, lock);
   const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock, changes, notes };
+  if (changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
+    input.schemaDiff = (await import("../report/schema-diff.js")).schemaDiffLines;
+  }
 
   let exitCode: number;
   let outcome: string;
@@ -111,25 +122,30 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
 
 /** A known-bad release is refused before anything starts: the reason on stderr, exit 1. */
 async function refuseKnownBad(command: string[], knownBadFile: string | null, output: Output): Promise<void> {
-  const [{ knownBadLaunch, loadKnownBad, installMessage }, { readKnownBadText }] = await Promise.all([
-    import("../install/index.js"),
-    import("../config/load.js"),
-  ]);
-  const list = knownBadFile === null ? loadKnownBad() : loadKnownBad(await readKnownBadText(knownBadFile), knownBadFile);
+  if (knownBadFile === null && !mayNameKnownBad(command)) return;
+  const { knownBadLaunch, loadKnownBad, installMessage } = await import("../install/index.js");
+  const list = knownBadFile === null ? loadKnownBad() : loadKnownBad(await readRequiredText(knownBadFile, "--known-bad file"), knownBadFile);
   const finding = knownBadLaunch(command, list);
   if (finding === null) return;
   output.err(`mcp-lint: refusing to launch the server: ${installMessage(finding)}\n`);
   throw new KnownBadRefusal();
 }
 
-async function readSnapshot(flags: LockFlags, target: Target | null, redactor: Redactor): Promise<ServerSnapshot> {
+async function readSnapshot(flags: LockFlags, target: Target | null, redactor: Redactor, onStarted: () => void): Promise<ServerSnapshot> {
   if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
   const options = { timeoutMs: flags.timeoutMs, clientVersion: flags.version, redactor };
-  // The SDK is loaded only here, so --version, --help and --from runs never pay for it.
-  const raw =
-    target.kind === "stdio"
-      ? await (await import("../connect/stdio.js")).snapshotFromStdio(target, options)
-      : await (await import("../connect/http.js")).snapshotFromHttp(target, options);
+  let raw: ServerSnapshot;
+  if (target.kind === "stdio") {
+    // The server boots while the SDK client loads and the lock is parsed: start-up is most of a run.
+    const { launchStdioServer } = await import("../connect/launch.js");
+    const { server, running } = launchStdioServer(target);
+    running.then(onStarted, onStarted);
+    const { snapshotFromStdio } = await import("../connect/stdio.js");
+    raw = await snapshotFromStdio(target, server, options);
+  } else {
+    onStarted();
+    raw = await (await import("../connect/http.js")).snapshotFromHttp(target, options);
+  }
   return target.secrets.length === 0 ? raw : redactSnapshot(raw, redactor);
 }
 

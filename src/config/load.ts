@@ -4,7 +4,7 @@ import { readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { InputFileError } from "../errors.js";
-import { readTextIfExists } from "../lock/io.js";
+import { readRequiredText, readTextIfExists } from "../lock/io.js";
 import { configCandidates, type LocationContext } from "./locations.js";
 import { readConfigText } from "./readers/index.js";
 import type { ConfigDocument } from "./types.js";
@@ -24,9 +24,7 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
 
 /** Read the text of a `--known-bad FILE`, which must exist. */
 export async function readKnownBadText(path: string): Promise<string> {
-  const text = await readTextIfExists(path);
-  if (text === null) throw new InputFileError(`--known-bad file ${path} does not exist`);
-  return text;
+  return readRequiredText(path, "--known-bad file");
 }
 
 /** The context of this process: home folder, platform, environment, working folder. */

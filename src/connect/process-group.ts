@@ -14,6 +14,8 @@ export interface GroupTransportOptions {
   maxMessageBytes: number;
   /** Called with each stderr chunk (the caller keeps a bounded tail). */
   onStderr: (chunk: string) => void;
+  /** Called once the process is running, before the handshake. */
+  onSpawn?: () => void;
 }
 
 const live = new Set<ChildProcess>();
@@ -86,7 +88,37 @@ export class ProcessGroupTransport implements Transport {
     return this.child?.pid;
   }
 
+  /**
+   * Start the server now, before the SDK client exists, so its start-up overlaps loading the rest
+   * of the SDK. Calling it again returns the same promise.
+   */
+  launch(): Promise<void> {
+    this.launched ??= this.spawnServer();
+    return this.launched;
+  }
+
+  /** Transport start, called by Client.connect: launches the server unless already launched. */
   start(): Promise<void> {
+    return this.launch();
+  }
+
+  private launched: Promise<void> | undefined;
+  /** Messages that arrived before the client attached (a server should send none before initialize). */
+  private early: JSONRPCMessage[] = [];
+
+  private deliver(message: JSONRPCMessage): void {
+    if (this.onmessage) this.onmessage(message);
+    else this.early.push(message);
+  }
+
+  /** Hand over anything that arrived before the client attached its handler. */
+  flushEarly(): void {
+    const queued = this.early;
+    this.early = [];
+    for (const message of queued) this.onmessage?.(message);
+  }
+
+  private spawnServer(): Promise<void> {
     installExitHandlers();
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, this.options.args, {
@@ -98,11 +130,15 @@ export class ProcessGroupTransport implements Transport {
       });
       this.child = child;
       live.add(child);
+      this.exited = new Promise((done) => child.once("exit", () => done()));
       child.on("error", (error) => {
         reject(error);
         this.onerror?.(error);
       });
-      child.on("spawn", () => resolve());
+      child.on("spawn", () => {
+        resolve();
+        this.options.onSpawn?.();
+      });
       child.on("close", () => this.onclose?.());
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.stdout?.on("data", (chunk: Buffer) => {
@@ -121,7 +157,7 @@ export class ProcessGroupTransport implements Transport {
           for (;;) {
             const message = this.buffer.readMessage();
             if (message === null) break;
-            this.onmessage?.(message);
+            this.deliver(message);
           }
         } catch (error) {
           this.onerror?.(error instanceof Error ? error : new Error(String(error)));
@@ -131,6 +167,8 @@ export class ProcessGroupTransport implements Transport {
       child.stderr?.on("data", (chunk: Buffer) => this.options.onStderr(chunk.toString("utf8")));
     });
   }
+
+  private exited: Promise<void> = Promise.resolve();
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -154,7 +192,10 @@ export class ProcessGroupTransport implements Transport {
     } catch {
       // Ignore: the pipe may be gone already.
     }
-    await waitFor(() => child.exitCode !== null || child.signalCode !== null, 500);
+    // Most servers exit as soon as stdin ends; wait for that event (not a poll) for up to 500 ms.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)))]);
+    clearTimeout(timer);
     if (groupAlive(child)) {
       killGroup(child, "SIGTERM");
       await waitFor(() => !groupAlive(child), 1000);

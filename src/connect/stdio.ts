@@ -1,42 +1,29 @@
 /** Launch a stdio MCP server with the SDK client and read what it tells a model, exactly as sent. */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
-import { ProcessGroupTransport } from "./process-group.js";
+import { type LaunchedServer, MAX_MESSAGE_BYTES } from "./launch.js";
 import type { Redactor } from "./redact.js";
 import { firstLine, readSession } from "./session.js";
 import { describeTarget, type StdioTarget, type Target, targetSha256 } from "./target.js";
 
-/** Largest single message read from a server; a bigger one is refused rather than buffered. */
-export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-const STDERR_KEEP = 4000;
 const STDERR_SHOWN = 300;
 
-/** Connect to a stdio server, read initialize and every tools/list page, then end its process group. */
+/** Talk to a launched stdio server: initialize and every tools/list page, then end its process group. */
 export async function snapshotFromStdio(
   target: StdioTarget & Target,
+  server: LaunchedServer,
   options: { timeoutMs: number; clientVersion: string; redactor: Redactor },
 ): Promise<ServerSnapshot> {
-  let stderrTail = "";
-  const transport = new ProcessGroupTransport({
-    command: target.command,
-    args: target.args,
-    // The SDK's minimal safe environment (PATH, HOME, ...) plus only what --pass-env named.
-    env: { ...getDefaultEnvironment(), ...target.env },
-    maxMessageBytes: MAX_MESSAGE_BYTES,
-    onStderr: (chunk) => {
-      stderrTail = (stderrTail + chunk).slice(-STDERR_KEEP);
-    },
-  });
+  const { transport } = server;
   const where = describeTarget(target);
   const failure = (error: unknown) => {
     const message = firstLine(error);
     const sized = /exceeds maximum buffer size|buffer size/i.test(message)
       ? `the server sent a message larger than ${MAX_MESSAGE_BYTES / 1048576} MiB`
       : message;
-    return `${sized}${stderrHint(stderrTail, options.redactor)}`;
+    return `${sized}${stderrHint(server.stderrTail(), options.redactor)}`;
   };
   const client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
   let transportError: unknown;
@@ -45,7 +32,9 @@ export async function snapshotFromStdio(
   };
   try {
     try {
-      await client.connect(transport, { timeout: options.timeoutMs });
+      const connecting = client.connect(transport, { timeout: options.timeoutMs });
+      transport.flushEarly();
+      await connecting;
     } catch (error) {
       throw new ConnectionError(`could not start or initialize ${where}: ${failure(transportError ?? error)}`);
     }

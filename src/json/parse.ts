@@ -1,7 +1,16 @@
 /** Strict JSON reading: native JSON.parse for speed, plus duplicate-key rejection and one-line, located error messages. */
 
 import { Buffer, isUtf8 } from "node:buffer";
-import { createScanner, visit } from "jsonc-parser";
+import { createRequire } from "node:module";
+
+/**
+ * jsonc-parser is needed only on the slow paths (a syntax error, a suspected duplicate key), so it
+ * is loaded on first use rather than on every start: the commit hook runs mcp-lint on every commit.
+ */
+const requireModule = createRequire(import.meta.url);
+function jsonc(): typeof import("jsonc-parser") {
+  return requireModule("jsonc-parser") as typeof import("jsonc-parser");
+}
 import { JsonInputError } from "../errors.js";
 
 // jsonc-parser declares its SyntaxKind / ParseErrorCode as ambient `const enum`s, which
@@ -199,7 +208,7 @@ function countKeyTokens(text: string): number {
  * accepted is handled). The tokenizer unescapes keys, so "a" and "\u0061" are the same key.
  */
 function findDuplicateKey(text: string): { key: string; offset: number } | undefined {
-  const scanner = createScanner(text, true);
+  const scanner = jsonc().createScanner(text, true);
   // One entry per open container: the keys seen so far for an object, null for an array.
   const stack: (Set<string> | null)[] = [];
   let expectKey = false;
@@ -272,7 +281,7 @@ function firstSyntaxProblem(text: string): Problem | undefined {
   const open: ("object" | "array")[] = [];
   let found: Problem | undefined;
   try {
-    visit(
+    jsonc().visit(
       text,
       {
         onObjectBegin: () => {

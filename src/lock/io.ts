@@ -1,7 +1,6 @@
 /** File IO for locks and input files: bounded strict reads, atomic writes. */
 
 import { readFile, stat } from "node:fs/promises";
-import writeFileAtomic from "write-file-atomic";
 import { InputFileError } from "../errors.js";
 import { decodeUtf8Strict, parseJsonStrict } from "../json/parse.js";
 
@@ -32,16 +31,25 @@ export async function readTextIfExists(path: string): Promise<string | null> {
   }
 }
 
-/** Read and strictly parse a JSON file that must exist. */
-export async function readJsonFile(path: string, what: string): Promise<unknown> {
+/** Read a file that must exist; `what` names it in the error (for example "--from file"). */
+export async function readRequiredText(path: string, what: string): Promise<string> {
   const text = await readTextIfExists(path);
   if (text === null) throw new InputFileError(`${what} ${path} does not exist`);
-  return parseJsonStrict(text, path);
+  return text;
+}
+
+/** Read and strictly parse a JSON file that must exist. */
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  return parseJsonStrict(await readRequiredText(path, what), path);
 }
 
 /** The writer used for every file mcp-lint writes; tests may swap it to simulate a crash. */
 export const fileWriter = {
-  write: (path: string, text: string): Promise<void> => writeFileAtomic(path, text, { encoding: "utf8" }),
+  write: async (path: string, text: string): Promise<void> => {
+    // Loaded on first write: --check runs never write and never pay for it.
+    const { default: writeFileAtomic } = await import("write-file-atomic");
+    await writeFileAtomic(path, text, { encoding: "utf8" });
+  },
 };
 
 /** Write a file atomically: readers see the old bytes or the new ones, never half. */

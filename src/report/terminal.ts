@@ -6,7 +6,6 @@ import { countBySeverity } from "../lock/engine.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ownField } from "../lock/snapshot.js";
 import { changeMessage } from "./messages.js";
-import { schemaDiffLines } from "./schema-diff.js";
 import { clip, editLines, visible } from "./visible.js";
 
 /** Everything the report shows. */
@@ -17,6 +16,8 @@ export interface ReportInput {
   lock: Lockfile | null;
   changes: readonly Change[];
   notes: readonly Note[];
+  /** Structural schema diff (json-diff-ts), passed in only when a schema changed so it loads only then. */
+  schemaDiff?: (before: unknown, after: unknown) => string[];
 }
 
 /** An observation that is not a change (for example a tool SDK clients would reject). */
@@ -26,8 +27,9 @@ export interface Note {
   message: string;
 }
 
+/** Kinds whose report shows a structural schema diff. */
+export const SCHEMA_KINDS: ReadonlySet<string> = new Set(["schema_widened", "schema_changed", "schema_text_changed", "output_schema_changed"]);
 const TEXT_KINDS = new Set(["description_changed", "title_changed", "schema_text_changed", "instructions_changed"]);
-const SCHEMA_KINDS = new Set(["schema_widened", "schema_changed", "schema_text_changed", "output_schema_changed"]);
 
 /** One line naming the server and what was compared. */
 export function headerLine(input: ReportInput): string {
@@ -104,13 +106,15 @@ function firstLockLines(snapshot: ServerSnapshot): string[] {
 }
 
 function schemaDiffs(input: ReportInput, tool: string, changes: readonly Change[]): string[] {
+  const { schemaDiff } = input;
+  if (schemaDiff === undefined) return [];
   const before = input.lock?.tools.get(tool)?.definition;
   const after = input.snapshot.tools.find((definition) => definition.name === tool);
   if (!before || !after) return [];
   const lines: string[] = [];
   for (const field of ["inputSchema", "outputSchema"]) {
     if (!changes.some((change) => change.path?.startsWith(`/${field}`))) continue;
-    const diff = schemaDiffLines(ownField(before as JsonObject, field), ownField(after, field));
+    const diff = schemaDiff(ownField(before as JsonObject, field), ownField(after, field));
     if (diff.length === 0) continue;
     lines.push(`  ${field} diff:`, ...diff.map((line) => `      ${line}`));
   }

@@ -1,0 +1,35 @@
+/** Start a stdio server as early as possible: only the SDK's environment rules and a process group. */
+
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ProcessGroupTransport } from "./process-group.js";
+import type { StdioTarget } from "./target.js";
+
+/** Largest single message read from a server; a bigger one is refused rather than buffered. */
+export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+const STDERR_KEEP = 4000;
+
+/** A server process started and not yet spoken to. */
+export interface LaunchedServer {
+  transport: ProcessGroupTransport;
+  /** The end of what the server wrote to stderr, kept only to explain a failure. */
+  stderrTail: () => string;
+}
+
+/**
+ * Spawn the server in its own process group with the SDK's minimal safe environment (PATH, HOME,
+ * ...) plus only what --pass-env named. Resolves once the process runs (or rejects if it cannot
+ * start); the SDK client attaches afterwards, while the server is still booting.
+ */
+export function launchStdioServer(target: StdioTarget): { server: LaunchedServer; running: Promise<void> } {
+  let tail = "";
+  const transport = new ProcessGroupTransport({
+    command: target.command,
+    args: target.args,
+    env: { ...getDefaultEnvironment(), ...target.env },
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    onStderr: (chunk) => {
+      tail = (tail + chunk).slice(-STDERR_KEEP);
+    },
+  });
+  return { server: { transport, stderrTail: () => tail }, running: transport.launch() };
+}
