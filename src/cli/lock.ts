@@ -56,11 +56,11 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const target = live
     ? resolveTarget({ command: flags.command, url: flags.url, headers: flags.headers, headerEnv: flags.headerEnv, passEnv: flags.passEnv }, process.env)
     : null;
+  if (target?.kind === "stdio") await refuseKnownBad(flags.command, flags.knownBad, output);
   const lockText = await readTextIfExists(flags.lock);
   if (lockText === null && flags.check) {
     throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
   }
-  if (target?.kind === "stdio") await refuseKnownBad(flags.command, flags.knownBad, output);
   const redactor = makeRedactor(target?.secrets ?? []);
   output.redact = (text) => redactor.text(text);
   const say = (text: string) => output.out(redactor.text(text));

@@ -1,0 +1,45 @@
+/** Annotations and unknown keys: strings the model reads are text, every other difference is structural. */
+
+import { emit, type Rule, type SchemaNode } from "../context.js";
+import { canonical, childPath, deepEqual, hasNonString, own, stringsKey } from "../json.js";
+import { keywordInfo } from "../keywords.js";
+
+/** Text keys (description, title, default, examples, ...), unknown keys (x-*, hint, ...) and $schema/$vocabulary. */
+export const annotationsRule: Rule = {
+  roles: ["text", "unknown", "dialect"],
+  run(node, keys) {
+    for (const key of keys) {
+      if (keywordInfo(key).role === "dialect") compareDialect(node, key);
+      else compareText(node, key);
+    }
+  },
+};
+
+function compareDialect(node: SchemaNode, key: string): void {
+  const before = own(node.before, key);
+  const after = own(node.after, key);
+  if (deepEqual(before, after)) return;
+  emit(node, key === "$schema" ? "dialect_changed" : "value_changed", childPath(node.path, key), { keyword: key });
+}
+
+/** Compares an annotation value deeply: string differences are text, the rest of its shape is structural. */
+function compareText(node: SchemaNode, key: string): void {
+  const before = own(node.before, key);
+  const after = own(node.after, key);
+  if (deepEqual(before, after)) return;
+  const path = childPath(node.path, key);
+  if (stringsKey(before) !== stringsKey(after)) {
+    const reason = before === undefined ? "text_added" : after === undefined ? "text_removed" : "text_changed";
+    emit(node, reason, path, { keyword: key });
+  }
+  // A list of strings growing is only text; numbers, booleans or nulls changing (x-order 1 -> 2) are not.
+  const shapeChanged = shape(before) !== shape(after);
+  if (shapeChanged && (hasNonString(before) || hasNonString(after))) {
+    emit(node, "value_changed", path, { keyword: key });
+  }
+}
+
+/** The non-string shape of a value; absent differs from `null`. */
+function shape(value: unknown): string {
+  return value === undefined ? "" : canonical(value, true);
+}

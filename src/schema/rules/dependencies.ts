@@ -1,0 +1,86 @@
+/** dependentRequired, dependentSchemas and draft-07 dependencies: per property name that triggers them. */
+
+import { compareSlot, emit, malformed, type Rule, type SchemaNode, textRemoved } from "../context.js";
+import { canonical, childPath, isEmptySchema, isObject, type JsonObject, own } from "../json.js";
+import { keywordInfo } from "../keywords.js";
+import { unionKeys } from "../shape.js";
+
+/** dependentRequired, dependentSchemas, dependencies. */
+export const dependenciesRule: Rule = {
+  roles: ["dependentRequired", "dependentSchemas", "dependencies"],
+  run(node, keys) {
+    for (const key of keys) {
+      if (malformed(node, key, isObject)) continue;
+      const before = asMap(own(node.before, key));
+      const after = asMap(own(node.after, key));
+      const role = keywordInfo(key).role;
+      for (const name of unionKeys(before, after)) {
+        const path = childPath(childPath(node.path, key), name);
+        const b = own(before, name);
+        const a = own(after, name);
+        if (role === "dependentRequired") compareNames(node, b, a, path, name);
+        else if (role === "dependentSchemas") compareSchemaEntry(node, key, b, a, path, name);
+        else compareDependency(node, key, b, a, path, name);
+      }
+    }
+  },
+};
+
+function asMap(value: unknown): JsonObject {
+  return isObject(value) ? value : {};
+}
+
+/** Names required when the trigger is present; any change to the set asks for something different. */
+function compareNames(node: SchemaNode, before: unknown, after: unknown, path: string, name: string): void {
+  if (nameSetKey(before) !== nameSetKey(after)) emit(node, "dependent_required_changed", path, { name });
+}
+
+function nameSetKey(value: unknown): string {
+  if (value === undefined) return "";
+  if (!Array.isArray(value)) return `!${canonical(value)}`;
+  return canonical([...new Set(value.map((v) => canonical(v)))].sort());
+}
+
+/** A schema applied when the trigger is present: added narrows (its name is text), removed widens. */
+function compareSchemaEntry(
+  node: SchemaNode,
+  key: string,
+  before: unknown,
+  after: unknown,
+  path: string,
+  name: string,
+): void {
+  if (before === undefined && after !== undefined) {
+    emit(node, "dependent_schema_added", path, { name });
+    emit(node, "name_added", path, { keyword: key, name });
+    return;
+  }
+  if (after === undefined && before !== undefined) {
+    if (!isEmptySchema(before)) emit(node, "dependent_schema_removed", path, { name });
+    textRemoved(node, path, before);
+    return;
+  }
+  compareSlot(node, before, after, path, key);
+}
+
+/** draft-07 dependencies: each entry is a name list or a schema, and may switch between the two. */
+function compareDependency(
+  node: SchemaNode,
+  key: string,
+  before: unknown,
+  after: unknown,
+  path: string,
+  name: string,
+): void {
+  const beforeList = Array.isArray(before);
+  const afterList = Array.isArray(after);
+  if (beforeList || afterList) {
+    if (nameSetKey(beforeList ? before : undefined) !== nameSetKey(afterList ? after : undefined)) {
+      emit(node, "dependent_required_changed", path, { name });
+    }
+    // Whichever side is not a list still holds a schema (or nothing) to compare.
+    compareSchemaEntry(node, key, beforeList ? undefined : before, afterList ? undefined : after, path, name);
+    return;
+  }
+  compareSchemaEntry(node, key, before, after, path, name);
+}

@@ -1,0 +1,119 @@
+/** Numeric limits, multipleOf and uniqueItems: a limit removed, loosened or made a non-number widens. */
+
+import { emit, type Rule, type SchemaNode } from "../context.js";
+import { showValue } from "../finding.js";
+import { childPath, deepEqual, isNumber, own } from "../json.js";
+import { type KeywordInfo, keywordInfo } from "../keywords.js";
+
+/** Length, item, property and contains counts, numeric bounds and their exclusive forms, multipleOf, uniqueItems. */
+export const limitsRule: Rule = {
+  roles: ["upperLimit", "lowerLimit", "multipleOf", "flag"],
+  run(node, keys) {
+    for (const key of keys) {
+      const info = keywordInfo(key);
+      if (info.role === "multipleOf") compareMultipleOf(node, key);
+      else if (info.role === "flag") compareFlag(node, key);
+      else if (info.flagFor !== undefined) compareExclusive(node, key, info, info.flagFor);
+      else compareLimit(node, key, info);
+    }
+  },
+};
+
+/** +1 when a bigger value is looser (an upper limit), -1 for a lower limit. */
+function looseness(info: KeywordInfo): number {
+  return info.role === "upperLimit" ? 1 : -1;
+}
+
+function compareLimit(node: SchemaNode, key: string, info: KeywordInfo): void {
+  const path = childPath(node.path, key);
+  // Presence, not `??`: a null limit is a (broken) value, not an absent one.
+  const before = Object.hasOwn(node.before, key) ? own(node.before, key) : info.defaultValue;
+  const after = Object.hasOwn(node.after, key) ? own(node.after, key) : info.defaultValue;
+  if (deepEqual(before, after)) {
+    // Spelling out a default (minContains: 1) changes the text but not what validates.
+    if (!deepEqual(own(node.before, key), own(node.after, key))) {
+      emit(node, "limit_changed", path, {
+        keyword: key,
+        before: showValue(own(node.before, key)),
+        after: showValue(own(node.after, key)),
+      });
+    }
+    return;
+  }
+  const args = { keyword: key, before: showValue(before), after: showValue(after) };
+  if (before === undefined) {
+    emit(node, "limit_added", path, { keyword: key, after: showValue(after) });
+  } else if (after === undefined) {
+    emit(node, "limit_removed", path, { keyword: key, before: showValue(before) });
+  } else if (!isNumber(after)) {
+    emit(node, "limit_not_number", path, args);
+  } else if (!isNumber(before)) {
+    emit(node, "limit_changed", path, args);
+  } else if ((after - before) * looseness(info) > 0) {
+    emit(node, "limit_loosened", path, args);
+  } else {
+    emit(node, "limit_tightened", path, args);
+  }
+}
+
+/**
+ * exclusiveMaximum/exclusiveMinimum. A number is its own limit (2020-12, draft-06+). A boolean (draft-04)
+ * makes the sibling bound exclusive, so dropping `true` while that bound stays loosens it.
+ */
+function compareExclusive(node: SchemaNode, key: string, info: KeywordInfo, bound: string): void {
+  const before = own(node.before, key);
+  const after = own(node.after, key);
+  if (deepEqual(before, after)) return;
+  const path = childPath(node.path, key);
+  const isFlag = (v: unknown): boolean => v === undefined || typeof v === "boolean";
+  const boundBefore = own(node.before, bound);
+  const boundAfter = own(node.after, bound);
+  const sameBound = isNumber(boundBefore) && isNumber(boundAfter) && boundBefore === boundAfter;
+  const lostFlag = before === true && after !== true;
+  if (isFlag(before) && isFlag(after)) {
+    const args = { keyword: key, before: showValue(before), after: showValue(after) };
+    if (sameBound) emit(node, lostFlag ? "limit_loosened" : "limit_tightened", path, args);
+    else emit(node, "limit_changed", path, args);
+    return;
+  }
+  compareLimit(node, key, info);
+  // true -> 5 next to an unchanged bound: the bound itself became inclusive.
+  if (lostFlag && sameBound) {
+    emit(node, "limit_loosened", path, { keyword: key, before: showValue(before), after: showValue(after) });
+  }
+}
+
+function compareMultipleOf(node: SchemaNode, key: string): void {
+  const before = own(node.before, key);
+  const after = own(node.after, key);
+  if (deepEqual(before, after)) return;
+  const path = childPath(node.path, key);
+  const args = { keyword: key, before: showValue(before), after: showValue(after) };
+  const valid = (v: unknown): v is number => isNumber(v) && v > 0;
+  if (before === undefined) emit(node, "multiple_of_added", path, args);
+  else if (after === undefined) emit(node, "multiple_of_removed", path, args);
+  else if (!valid(after)) emit(node, "limit_not_number", path, args);
+  else if (!valid(before)) emit(node, "limit_changed", path, args);
+  else emit(node, isExactMultiple(after, before) ? "multiple_of_tightened" : "multiple_of_changed", path, args);
+}
+
+/**
+ * True when every multiple of `next` is a multiple of `prev`. Validators divide in floating point, so for
+ * fractions (0.1 -> 0.3) they can disagree with arithmetic; only integer steps are trusted.
+ */
+function isExactMultiple(next: number, prev: number): boolean {
+  return Number.isSafeInteger(next) && Number.isSafeInteger(prev) && next % prev === 0;
+}
+
+/** uniqueItems: only `true` constrains; false and absent are the same. */
+function compareFlag(node: SchemaNode, key: string): void {
+  const before = own(node.before, key);
+  const after = own(node.after, key);
+  if (deepEqual(before, after)) return;
+  const path = childPath(node.path, key);
+  if (before === true) emit(node, "unique_items_removed", path, { keyword: key });
+  else if (after === true) emit(node, "unique_items_added", path, { keyword: key });
+  else if (!(before === undefined || before === false) || !(after === undefined || after === false)) {
+    emit(node, "value_changed", path, { keyword: key });
+  }
+}

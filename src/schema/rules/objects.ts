@@ -1,0 +1,123 @@
+/** properties, patternProperties and additionalProperties, judged together: each decides what the others cover. */
+
+import {
+  compareSlot,
+  descend,
+  emit,
+  malformed,
+  narrowerOrEqual,
+  type Rule,
+  type SchemaNode,
+  textAdded,
+  textRemoved,
+} from "../context.js";
+import { childPath, isObject, type JsonObject, own } from "../json.js";
+import { patternMatches } from "../regex.js";
+import { unionKeys } from "../shape.js";
+
+/** properties, patternProperties, additionalProperties. */
+export const objectsRule: Rule = {
+  roles: ["schemaMap", "patternMap", "restProperties"],
+  run(node) {
+    const badProperties = malformed(node, "properties", isObject);
+    const badPatterns = malformed(node, "patternProperties", isObject);
+    if (!badProperties) compareProperties(node);
+    if (!badPatterns) comparePatterns(node);
+    compareSlot(
+      node,
+      own(node.before, "additionalProperties"),
+      own(node.after, "additionalProperties"),
+      childPath(node.path, "additionalProperties"),
+      "additionalProperties",
+      "additional_allowed",
+    );
+  },
+};
+
+function map(schema: JsonObject, key: string): JsonObject {
+  const value = own(schema, key);
+  return isObject(value) ? value : {};
+}
+
+/** What additionalProperties holds names to; absent means `true` (a null stays null, an invalid value). */
+function restSchema(schema: JsonObject): unknown {
+  return Object.hasOwn(schema, "additionalProperties") ? own(schema, "additionalProperties") : true;
+}
+
+function compareProperties(node: SchemaNode): void {
+  const before = map(node.before, "properties");
+  const after = map(node.after, "properties");
+  const base = childPath(node.path, "properties");
+  for (const name of unionKeys(before, after)) {
+    const path = childPath(base, name);
+    const inBefore = Object.hasOwn(before, name);
+    const inAfter = Object.hasOwn(after, name);
+    if (inBefore && inAfter) {
+      descend(node, before[name], after[name], path);
+    } else if (inAfter) {
+      emit(node, "property_added", path, { name });
+      textAdded(node, path, after[name]);
+    } else {
+      const covered = removedNameCovered(node, name, before[name], path);
+      emit(node, covered ? "property_removed" : "property_removed_unconstrained", path, { name });
+      textRemoved(node, path, before[name]);
+    }
+  }
+}
+
+/**
+ * True when, in `after`, a property named `name` (no longer listed in properties) is held to something at
+ * least as strict as `was`: a matching pattern's schema, or additionalProperties when no pattern matches.
+ */
+function removedNameCovered(node: SchemaNode, name: string, was: unknown, path: string): boolean {
+  const patterns = map(node.after, "patternProperties");
+  const matched: unknown[] = [];
+  const unsure: unknown[] = [];
+  for (const pattern of Object.keys(patterns)) {
+    const hit = patternMatches(pattern, name);
+    if (hit === true) matched.push(patterns[pattern]);
+    else if (hit === undefined) unsure.push(patterns[pattern]);
+  }
+  const narrower = (schema: unknown): boolean => narrowerOrEqual(node, was, schema, path);
+  // Every matching pattern applies, so one of them being strict enough is enough.
+  if (matched.some(narrower)) return true;
+  if (matched.length > 0) return false;
+  return narrower(restSchema(node.after)) && unsure.every(narrower);
+}
+
+function comparePatterns(node: SchemaNode): void {
+  const before = map(node.before, "patternProperties");
+  const after = map(node.after, "patternProperties");
+  const base = childPath(node.path, "patternProperties");
+  for (const pattern of unionKeys(before, after)) {
+    const path = childPath(base, pattern);
+    const inBefore = Object.hasOwn(before, pattern);
+    const inAfter = Object.hasOwn(after, pattern);
+    if (inBefore && inAfter) {
+      descend(node, before[pattern], after[pattern], path);
+    } else if (inAfter) {
+      // It may match names additionalProperties used to reject.
+      emit(node, "pattern_property_added", path, { pattern });
+      textAdded(node, path, after[pattern]);
+    } else {
+      const covered = removedPatternCovered(node, pattern, before[pattern], path);
+      emit(node, covered ? "pattern_property_removed" : "pattern_property_removed_unconstrained", path, { pattern });
+      textRemoved(node, path, before[pattern]);
+    }
+  }
+}
+
+/**
+ * True when every name the removed pattern covered is still held to something at least as strict as `was`.
+ * We cannot tell which names two patterns share, so every remaining pattern must itself be that strict.
+ */
+function removedPatternCovered(node: SchemaNode, pattern: string, was: unknown, path: string): boolean {
+  const narrower = (schema: unknown): boolean => narrowerOrEqual(node, was, schema, path);
+  if (!narrower(restSchema(node.after))) return false;
+  const patterns = map(node.after, "patternProperties");
+  if (!Object.keys(patterns).every((p) => narrower(patterns[p]))) return false;
+  const properties = map(node.after, "properties");
+  return Object.keys(properties).every(
+    (name) => patternMatches(pattern, name) === false || narrower(properties[name]),
+  );
+}

@@ -1,0 +1,49 @@
+/** Single sub-schema keywords: then, else and propertyNames recurse; not, if and contentSchema are opaque. */
+
+import { compareSlot, emit, type Rule, type SchemaNode, textAdded, textRemoved } from "../context.js";
+import { onlyText } from "../finding.js";
+import { childPath, own } from "../json.js";
+import { type KeywordInfo, keywordInfo } from "../keywords.js";
+
+/** then, else, propertyNames, not, if, contentSchema. */
+export const subschemasRule: Rule = {
+  roles: ["schema", "opaqueSchema"],
+  run(node, keys) {
+    for (const key of keys) {
+      const info = keywordInfo(key);
+      const before = own(node.before, key);
+      const after = own(node.after, key);
+      const path = childPath(node.path, key);
+      if (info.role === "schema") compareSlot(node, before, after, path, key);
+      else compareOpaque(node, info, key, before, after, path);
+    }
+  },
+};
+
+/**
+ * Under `not` a stricter schema accepts more, a changed `if` moves which branch applies, and contentSchema
+ * is an assertion on decoded content we cannot follow: every non-text change widens. Text inside is still text.
+ */
+function compareOpaque(
+  node: SchemaNode,
+  info: KeywordInfo,
+  key: string,
+  before: unknown,
+  after: unknown,
+  path: string,
+): void {
+  if (before === undefined && after === undefined) return;
+  if (before === undefined) {
+    emit(node, info.added ?? "subschema_added", path, { keyword: key });
+    textAdded(node, path, after);
+    return;
+  }
+  if (after === undefined) {
+    emit(node, info.removed ?? "subschema_removed", path, { keyword: key });
+    textRemoved(node, path, before);
+    return;
+  }
+  const findings = node.engine.diff(before, after, path, node.depth + 1);
+  for (const f of findings) if (f.kind === "text") node.out.push(f);
+  if (!onlyText(findings)) emit(node, info.changed ?? "subschema_removed", path, { keyword: key });
+}

@@ -1,0 +1,83 @@
+/** Where a keyword holds sub-schemas, and schema-aware questions about whole sub-trees (text inside, always true). */
+
+import { escapePointer, hasString, isObject, type JsonObject } from "./json.js";
+import { isNonConstraining, type KeywordInfo, keywordInfo } from "./keywords.js";
+
+/** Deepest schema nesting the analyzer walks; the caller already bounds input to 64 levels. */
+export const MAX_SCHEMA_DEPTH = 200;
+
+/** The sub-schemas inside one keyword's value, each with its pointer suffix relative to the keyword. */
+export function subschemaEntries(info: KeywordInfo, value: unknown): Array<readonly [string, unknown]> {
+  switch (info.role) {
+    case "schema":
+    case "opaqueSchema":
+    case "restProperties":
+    case "restItems":
+    case "contains":
+    case "unevaluated":
+      return [["", value]];
+    case "schemaList":
+    case "schemaArray":
+      return Array.isArray(value) ? value.map((v, i) => [`/${i}`, v] as const) : [];
+    case "schemaOrArray":
+      return Array.isArray(value) ? value.map((v, i) => [`/${i}`, v] as const) : [["", value]];
+    case "schemaMap":
+    case "patternMap":
+    case "namedSchemas":
+    case "dependentSchemas":
+      return isObject(value) ? Object.keys(value).map((k) => [`/${escapePointer(k)}`, value[k]] as const) : [];
+    case "dependencies":
+      return isObject(value)
+        ? Object.keys(value)
+            .filter((k) => !Array.isArray(value[k]))
+            .map((k) => [`/${escapePointer(k)}`, value[k]] as const)
+        : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * True when a schema holds anything the model reads as text: strings under annotation or unknown keys, or
+ * names of $defs/definitions/dependentSchemas entries. Past the depth limit it answers yes, the safe answer.
+ */
+export function containsText(schema: unknown, depth = 0): boolean {
+  if (!isObject(schema)) return false;
+  if (depth > MAX_SCHEMA_DEPTH) return true;
+  for (const key of Object.keys(schema)) {
+    const info = keywordInfo(key);
+    const value = schema[key];
+    switch (info.role) {
+      case "text":
+      case "unknown":
+        if (hasString(value)) return true;
+        break;
+      case "namedSchemas":
+      case "dependentSchemas":
+        if (isObject(value) && Object.keys(value).length > 0) return true;
+        break;
+      case "dependencies":
+        if (subschemaEntries(info, value).length > 0) return true;
+        break;
+      default:
+        for (const [, sub] of subschemaEntries(info, value)) {
+          if (containsText(sub, depth + 1)) return true;
+        }
+    }
+  }
+  return false;
+}
+
+/** True when a schema accepts every instance: `true`, or an object whose keys never constrain. */
+export function isTrivial(schema: unknown): boolean {
+  if (schema === true) return true;
+  if (!isObject(schema)) return false;
+  return Object.keys(schema).every(isNonConstraining);
+}
+
+/** The keys of two objects, each once, before's first. */
+export function unionKeys(before: JsonObject, after: JsonObject): string[] {
+  const keys = new Set(Object.keys(before));
+  for (const key of Object.keys(after)) keys.add(key);
+  return [...keys];
+}
