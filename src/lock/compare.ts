@@ -181,6 +181,9 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
     const path = `/inputSchema${finding.path}`;
     if (finding.kind === "widened") {
       changes.push(change("schema_widened", tool, findingArgs(finding), undefined, path));
+      // The change table lists "a parameter removed" as schema_changed; when other properties are
+      // allowed its value is also unchecked now, which is a widening. Report both.
+      if (finding.reason === "property_removed_unconstrained") structural.push(path);
     } else if (finding.kind === "text") {
       changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, path));
     } else {

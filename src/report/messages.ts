@@ -64,6 +64,8 @@ export function changeMessage(change: Change): string {
     case "title_changed":
       return `title changed: ${quote(args.before)} -> ${quote(args.after)}`;
     case "schema_text_changed":
+      if (args.reason === "text_added" || args.reason === "name_added") return `new text the model reads at ${at}: ${quote(args.after)}`;
+      if (args.reason === "text_removed") return `text removed at ${at}: ${quote(args.before)}`;
       return `text at ${at} changed: ${describeTextEdit(args.before, args.after)}`;
     case "schema_widened":
       return `input schema accepts or asks for more at ${at}: ${schemaReason(change)}`;
