@@ -12,7 +12,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) {
+      const x: unknown = a[i];
+      const y: unknown = b[i];
+      if (x !== y && (typeof x !== "object" || x === null || !jsonEqual(x, y))) return false;
+    }
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -22,7 +26,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   let keys = 0;
   for (const key in left) {
     if (!Object.hasOwn(left, key)) continue;
-    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+    if (!Object.hasOwn(right, key)) return false;
+    const x = left[key];
+    const y = right[key];
+    // Scalars are settled here, without a call: most values in a schema are strings.
+    if (x !== y && (typeof x !== "object" || x === null || !jsonEqual(x, y))) return false;
     keys++;
   }
   for (const key in right) if (Object.hasOwn(right, key)) keys--;
