@@ -28,3 +28,14 @@ export { buildJsonReport } from "./report/json.js";
 export { changeMessage } from "./report/messages.js";
 export { renderTerminal } from "./report/terminal.js";
 export { compareSchemas, type SchemaFinding } from "./schema/index.js";
+export {
+  BUILTIN_KNOWN_BAD,
+  INSTALL_KINDS,
+  type InstallFinding,
+  installMessage,
+  knownBadLaunch,
+  lintLaunch,
+  lintShellString,
+  loadKnownBad,
+} from "./install/index.js";
+export { readConfigText } from "./config/readers/index.js";
