@@ -23,7 +23,8 @@ describe("the published package", () => {
     expect(pack.code).toBe(0);
     const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
     const paths = info.files.map((file) => file.path);
-    expect(paths.filter((path) => !path.startsWith("dist/")).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
+    // scripts/build-if-source.mjs is the postinstall step: a no-op without src/, as in this package.
+    expect(paths.filter((path) => !path.startsWith("dist/")).sort()).toEqual(["LICENSE", "README.md", "package.json", "scripts/build-if-source.mjs"]);
     expect(paths).toContain("dist/cli.js");
     expect(paths.some((path) => path.startsWith("dist/") && path.includes("test"))).toBe(false);
 
