@@ -5,5 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // CI also writes a JSON summary, which .ci/run turns into one "N passed, N failed" line.
+    reporters: process.env.CI ? ["default", "json"] : ["default"],
+    ...(process.env.CI ? { outputFile: { json: "test-results.json" } } : {}),
   },
 });
