@@ -100,7 +100,7 @@ export async function main(argv: readonly string[], output: Output): Promise<num
     const name = cli.args[0];
     if (name === undefined) {
       cli.outputHelp();
-      return 2;
+      throw new UsageError("no command given; run mcp-lint lock --help or mcp-lint check-config --help");
     }
     throw new UsageError(`unknown command ${JSON.stringify(name)}; see mcp-lint --help`);
   }
