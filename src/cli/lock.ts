@@ -3,12 +3,12 @@
 import { makeRedactor, type Redactor, redactSnapshot } from "../connect/redact.js";
 import { resolveTarget, type Target } from "../connect/target.js";
 import { KnownBadRefusal, SecretEchoError, UsageError } from "../errors.js";
+import type { Change } from "../lock/kinds.js";
 import { checkExitCode, compareSnapshot, type FailOn, planLockWrite } from "../lock/engine.js";
 import { type Lockfile, parseLockfile } from "../lock/format.js";
 import { readJsonFile, readRequiredText, readTextIfExists, writeFileSafely } from "../lock/io.js";
 import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
 import { mayNameKnownBad } from "../install/prefilter.js";
-import { jsonEqual } from "../json/equal.js";
 import { parseJsonStrict } from "../json/parse.js";
 import { buildJsonReport } from "../report/json.js";
 import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS } from "../report/terminal.js";
@@ -76,7 +76,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const lock: Lockfile | null = lockText === null ? null : parseLockfile(parseJsonStrict(lockText, flags.lock), flags.lock);
   const snapshot = await reading;
   const changes = compareSnapshot(snapshot, lock);
-  const notes = await notesFor(snapshot, lock);
+  const notes = await notesFor(snapshot, lock, changes);
   const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock, changes, notes };
   if (changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
     input.schemaDiff = (await import("../report/schema-diff.js")).schemaDiffLines;
@@ -150,11 +150,10 @@ async function readSnapshot(flags: LockFlags, target: Target | null, redactor: R
 }
 
 /** SDK-rejection notes, only for tools that are new or changed since the lock (locked ones were seen before). */
-async function notesFor(snapshot: ServerSnapshot, lock: Lockfile | null): Promise<Note[]> {
-  const fresh = snapshot.tools.filter((tool) => {
-    const locked = lock?.tools.get(tool.name as string);
-    return locked === undefined || !jsonEqual(locked.definition, tool);
-  });
+async function notesFor(snapshot: ServerSnapshot, lock: Lockfile | null, changes: readonly Change[]): Promise<Note[]> {
+  // A tool the comparison found unchanged was checked when it was locked; no second pass over them.
+  const changed = new Set(changes.map((change) => change.tool));
+  const fresh = snapshot.tools.filter((tool) => lock === null || !lock.tools.has(tool.name as string) || changed.has(tool.name as string));
   if (fresh.length === 0) return [];
   const { sdkRejectionNotes } = await import("../connect/sdk-compat.js");
   return sdkRejectionNotes(fresh);
