@@ -4,7 +4,14 @@ import { type FindingArgs, finding, hasWidening, type SchemaFinding } from "./fi
 import { childPath, deepEqual, isEmptySchema, isSchema, type JsonObject, own } from "./json.js";
 import { type KeywordRole, keywordInfo } from "./keywords.js";
 import type { SchemaReason } from "./reasons.js";
+import type { RefTarget } from "./resolve.js";
 import { containsText, isTrivial } from "./shape.js";
+
+/** The base URIs references resolve against, on each side, at one place of the comparison. */
+export interface Bases {
+  readonly before: string;
+  readonly after: string;
+}
 
 /** The recursion the walker offers to rules, so rules never import the walker. */
 export interface Engine {
@@ -14,10 +21,25 @@ export interface Engine {
    * as an absent one.
    */
   readonly annotationsMatter: boolean;
-  /** Compares two sub-schemas at `path`; findings are real and belong in the result. */
-  diff(before: unknown, after: unknown, path: string, depth: number): SchemaFinding[];
+  /**
+   * Compares two sub-schemas at `path`; findings are real and belong in the result. `bases` overrides the
+   * base URIs for values the document index does not place (reference targets outside schema keywords).
+   */
+  diff(before: unknown, after: unknown, path: string, depth: number, bases?: Bases): SchemaFinding[];
   /** A trial comparison used only to decide something; undefined when the work budget ran out (assume the worst). */
-  tryDiff(before: unknown, after: unknown, path: string, depth: number): SchemaFinding[] | undefined;
+  tryDiff(before: unknown, after: unknown, path: string, depth: number, bases?: Bases): SchemaFinding[] | undefined;
+  /** Resolves a local reference in one document; undefined when it is remote or points nowhere. */
+  resolve(side: "before" | "after", base: string, ref: string): RefTarget | undefined;
+  /**
+   * Compares what two references point at, with findings under `path`. A pair already being compared further
+   * up (a cycle) compares equal here; the outer comparison reports whatever changed.
+   */
+  diffTargets(before: RefTarget, after: RefTarget, path: string, depth: number): SchemaFinding[];
+  /**
+   * Runs comparisons whose caller counts any non-text change as a widening (not, if, oneOf, capped
+   * contains), so a reference cycle met inside knows it must not hide a narrowing.
+   */
+  strict<T>(compare: () => T): T;
 }
 
 /** One schema object pair being compared; rules push their findings to `out`. */
@@ -28,6 +50,21 @@ export interface SchemaNode {
   readonly depth: number;
   readonly out: SchemaFinding[];
   readonly engine: Engine;
+  /** Base URIs of this node's references. */
+  readonly bases: Bases;
+  /** Where normalization found each keyword it moved, per side (see normalize.ts). */
+  readonly origins: { readonly before: ReadonlyMap<string, string>; readonly after: ReadonlyMap<string, string> };
+}
+
+/** The pointer of a keyword on one side: where the document really holds it. */
+export function sidePath(node: SchemaNode, side: "before" | "after", key: string): string {
+  const origin = node.origins[side].get(key);
+  return origin === undefined ? childPath(node.path, key) : `${node.path}${origin}`;
+}
+
+/** The pointer of a keyword: where the after document holds it, or the before document when only there. */
+export function keyPath(node: SchemaNode, key: string): string {
+  return sidePath(node, Object.hasOwn(node.after, key) || !Object.hasOwn(node.before, key) ? "after" : "before", key);
 }
 
 /** A check for one family of keywords, registered in rules/index.ts. */
@@ -75,7 +112,7 @@ export function malformed(node: SchemaNode, key: string, valid: (value: unknown)
   const afterOk = after === undefined || valid(after);
   if (beforeOk && afterOk) return false;
   if (deepEqual(before, after)) return true;
-  const path = childPath(node.path, key);
+  const path = keyPath(node, key);
   emit(node, beforeOk && before !== undefined ? "became_invalid" : "invalid_changed", path, { keyword: key });
   return true;
 }
@@ -105,7 +142,7 @@ export function compareSlot(
     if (isEmpty(before)) return;
     if (before === false && lifted !== undefined) {
       emit(node, lifted, path, { keyword });
-    } else if (isSchema(before) && isTrivial(before)) {
+    } else if (isSchema(before) && (isTrivial(before) || narrowerOrEqual(node, before, true, path))) {
       // It accepted everything anyway; only what it carried goes away.
       if (!containsText(before)) emit(node, "value_changed", path, { keyword });
     } else {

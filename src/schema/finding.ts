@@ -1,7 +1,7 @@
 /** The finding record the analyzer emits, and the one constructor that stamps each reason with its kind. */
 
 import { canonical } from "./json.js";
-import { SCHEMA_REASONS, type SchemaFindingKind, type SchemaReason } from "./reasons.js";
+import { type ReasonInfo, SCHEMA_REASONS, type SchemaFindingKind, type SchemaReason } from "./reasons.js";
 
 /** Values a report may interpolate into its sentence. */
 export type FindingArgs = Record<string, string | number>;
@@ -47,4 +47,9 @@ export function hasWidening(findings: readonly SchemaFinding[]): boolean {
 /** True when every finding is a text change (the schemas validate the same instances). */
 export function onlyText(findings: readonly SchemaFinding[]): boolean {
   return findings.every((f) => f.kind === "text");
+}
+
+/** True when no finding changes what validates: only text, and structural changes of names and identifiers. */
+export function sameValidation(findings: readonly SchemaFinding[]): boolean {
+  return findings.every((f) => f.kind === "text" || (SCHEMA_REASONS[f.reason] as ReasonInfo).noEffect === true);
 }

@@ -1,9 +1,9 @@
-/** The JSON Schema change analyzer: compares two tool schemas and sorts each change into widened, text or structural. */
+/** The JSON Schema change analyzer: compares two tool schemas, sorting each change into widened, text or structural. */
 
-import { widenAntitoneTargets } from "./antitone.js";
-import { finding, type SchemaFinding } from "./finding.js";
+import { finding, type SchemaFinding, sameValidation } from "./finding.js";
 import { deepEqual, mentionsAny } from "./json.js";
 import { keywordsWithRole } from "./keywords.js";
+import { indexDocument } from "./resolve.js";
 import { createEngine } from "./walk.js";
 
 export type { FindingArgs, SchemaFinding } from "./finding.js";
@@ -18,8 +18,12 @@ export function compareSchemas(before: unknown, after: unknown): SchemaFinding[]
     const was = before === undefined ? true : before;
     const now = after === undefined ? true : after;
     const annotationsMatter = mentionsAny(was, UNEVALUATED) || mentionsAny(now, UNEVALUATED);
-    const findings = createEngine(annotationsMatter).diff(was, now, "", 0);
-    return widenAntitoneTargets(was, now, findings);
+    const docs = { before: indexDocument(was), after: indexDocument(now), annotationsMatter };
+    const findings = createEngine(docs).diff(was, now, "", 0);
+    // $dynamicRef/$recursiveRef are resolved statically, which is exact only within a single resource.
+    const dynamicScopes = (docs.before.dynamic || docs.after.dynamic) && (docs.before.embedded || docs.after.embedded);
+    if (dynamicScopes && !sameValidation(findings)) findings.push(finding("reference_not_followed", ""));
+    return findings;
   } catch {
     // Nothing here should throw; if something does, the safe answer is "maybe wider, look at it".
     try {

@@ -6,8 +6,8 @@ import type { SchemaReason } from "./reasons.js";
 export type KeywordRole =
   | "text" // an annotation the model reads: strings inside are text, anything else structural
   | "dialect" // $schema, $vocabulary: change is structural
-  | "reference" // $ref and identifiers: any change widens
-  | "namedSchemas" // $defs, definitions: per name; new names are text
+  | "reference" // $ref and identifiers: targets are resolved and compared
+  | "namedSchemas" // $defs, definitions: per name; new names are text, changes judged at references
   | "type"
   | "values" // enum, const: a set of allowed values
   | "upperLimit"
@@ -47,10 +47,12 @@ export interface KeywordInfo {
   readonly evaluates?: "properties" | "items" | "both";
   /** unevaluated: which instance part it covers. */
   readonly covers?: "properties" | "items";
-  /** A stricter sub-schema here can make the parent accept more (not, if, oneOf, contentSchema). */
-  readonly antitone?: boolean;
   /** reference: this keyword points at another schema ("ref") or names this one ("anchor"). */
   readonly link?: "ref" | "anchor";
+  /** Constrains only instances of this type family; next to a `type` that excludes it, it is vacuous. */
+  readonly family?: "string" | "number" | "array" | "object";
+  /** Keywords of one group read each other (additionalProperties reads properties); they only move together. */
+  readonly group?: "members" | "tuple" | "contains" | "maximum" | "minimum" | "conditional";
   /** opaqueSchema: reasons for a change, an addition and a removal. */
   readonly changed?: SchemaReason;
   readonly added?: SchemaReason;
@@ -70,66 +72,66 @@ export const KEYWORDS = {
   $recursiveRef: { role: "reference", evaluates: "both", link: "ref" }, // 2019-09, still seen in the wild
   $recursiveAnchor: { role: "reference" },
   $comment: { role: "text" },
-  $defs: { role: "namedSchemas", evaluates: "both" },
-  definitions: { role: "namedSchemas", evaluates: "both" },
+  // Definitions evaluate nothing where they sit; a $ref that reaches one does (and carries `evaluates`).
+  $defs: { role: "namedSchemas" },
+  definitions: { role: "namedSchemas" },
 
   // applicators
   allOf: { role: "schemaList", combine: "all", evaluates: "both" },
   anyOf: { role: "schemaList", combine: "any", evaluates: "both" },
-  oneOf: { role: "schemaList", combine: "one", evaluates: "both", antitone: true },
+  oneOf: { role: "schemaList", combine: "one", evaluates: "both" },
   not: {
     role: "opaqueSchema",
-    antitone: true,
     changed: "not_changed",
     added: "subschema_added",
     removed: "not_changed",
   },
   if: {
     role: "opaqueSchema",
-    antitone: true,
     evaluates: "both",
     changed: "if_changed",
     added: "if_changed",
     removed: "if_changed",
+    group: "conditional",
   },
-  then: { role: "schema", evaluates: "both" },
-  else: { role: "schema", evaluates: "both" },
-  dependentSchemas: { role: "dependentSchemas", evaluates: "both" },
-  dependencies: { role: "dependencies", evaluates: "both" },
-  prefixItems: { role: "schemaArray", evaluates: "items" },
-  items: { role: "schemaOrArray", evaluates: "items" },
-  additionalItems: { role: "restItems", evaluates: "items" },
-  contains: { role: "contains", evaluates: "items" },
-  properties: { role: "schemaMap", evaluates: "properties" },
-  patternProperties: { role: "patternMap", evaluates: "properties" },
-  additionalProperties: { role: "restProperties", evaluates: "properties" },
-  propertyNames: { role: "schema" },
+  then: { role: "schema", evaluates: "both", group: "conditional" },
+  else: { role: "schema", evaluates: "both", group: "conditional" },
+  dependentSchemas: { role: "dependentSchemas", evaluates: "both", family: "object" },
+  dependencies: { role: "dependencies", evaluates: "both", family: "object" },
+  prefixItems: { role: "schemaArray", evaluates: "items", family: "array", group: "tuple" },
+  items: { role: "schemaOrArray", evaluates: "items", family: "array", group: "tuple" },
+  additionalItems: { role: "restItems", evaluates: "items", family: "array", group: "tuple" },
+  contains: { role: "contains", evaluates: "items", family: "array", group: "contains" },
+  properties: { role: "schemaMap", evaluates: "properties", family: "object", group: "members" },
+  patternProperties: { role: "patternMap", evaluates: "properties", family: "object", group: "members" },
+  additionalProperties: { role: "restProperties", evaluates: "properties", family: "object", group: "members" },
+  propertyNames: { role: "schema", family: "object" },
 
   // unevaluated
-  unevaluatedItems: { role: "unevaluated", covers: "items", evaluates: "items" },
-  unevaluatedProperties: { role: "unevaluated", covers: "properties", evaluates: "properties" },
+  unevaluatedItems: { role: "unevaluated", covers: "items", evaluates: "items", family: "array" },
+  unevaluatedProperties: { role: "unevaluated", covers: "properties", evaluates: "properties", family: "object" },
 
   // validation
   type: { role: "type" },
   enum: { role: "values" },
   const: { role: "values" },
-  multipleOf: { role: "multipleOf" },
-  maximum: { role: "upperLimit", exclusiveFlag: "exclusiveMaximum" },
-  exclusiveMaximum: { role: "upperLimit", flagFor: "maximum" },
-  minimum: { role: "lowerLimit", exclusiveFlag: "exclusiveMinimum" },
-  exclusiveMinimum: { role: "lowerLimit", flagFor: "minimum" },
-  maxLength: { role: "upperLimit" },
-  minLength: { role: "lowerLimit" },
-  pattern: { role: "assertion" },
-  maxItems: { role: "upperLimit" },
-  minItems: { role: "lowerLimit" },
-  uniqueItems: { role: "flag" },
-  maxContains: { role: "upperLimit" },
-  minContains: { role: "lowerLimit", defaultValue: 1 },
-  maxProperties: { role: "upperLimit" },
-  minProperties: { role: "lowerLimit" },
-  required: { role: "required" },
-  dependentRequired: { role: "dependentRequired" },
+  multipleOf: { role: "multipleOf", family: "number" },
+  maximum: { role: "upperLimit", exclusiveFlag: "exclusiveMaximum", family: "number", group: "maximum" },
+  exclusiveMaximum: { role: "upperLimit", flagFor: "maximum", family: "number", group: "maximum" },
+  minimum: { role: "lowerLimit", exclusiveFlag: "exclusiveMinimum", family: "number", group: "minimum" },
+  exclusiveMinimum: { role: "lowerLimit", flagFor: "minimum", family: "number", group: "minimum" },
+  maxLength: { role: "upperLimit", family: "string" },
+  minLength: { role: "lowerLimit", family: "string" },
+  pattern: { role: "assertion", family: "string" },
+  maxItems: { role: "upperLimit", family: "array" },
+  minItems: { role: "lowerLimit", family: "array" },
+  uniqueItems: { role: "flag", family: "array" },
+  maxContains: { role: "upperLimit", family: "array", group: "contains" },
+  minContains: { role: "lowerLimit", defaultValue: 1, family: "array", group: "contains" },
+  maxProperties: { role: "upperLimit", family: "object" },
+  minProperties: { role: "lowerLimit", family: "object" },
+  required: { role: "required", family: "object" },
+  dependentRequired: { role: "dependentRequired", family: "object" },
 
   // format and content
   format: { role: "assertion" },
@@ -137,7 +139,6 @@ export const KEYWORDS = {
   contentMediaType: { role: "assertion" },
   contentSchema: {
     role: "opaqueSchema",
-    antitone: true,
     changed: "assertion_changed",
     added: "assertion_added",
     removed: "assertion_removed",

@@ -3,6 +3,14 @@
 /** How a schema change matters: it accepts or asks for more, it changes text the model reads, or anything else. */
 export type SchemaFindingKind = "widened" | "text" | "structural";
 
+/** One row of the reasons table. */
+export interface ReasonInfo {
+  readonly kind: SchemaFindingKind;
+  readonly summary: string;
+  /** A structural change that never changes what validates (names, identifiers, unused definitions). */
+  readonly noEffect?: true;
+}
+
 /** Every reason code the analyzer emits; a reason always has the same kind. */
 export const SCHEMA_REASONS = {
   // widened: some instance is now accepted that was rejected, or the model is asked for more
@@ -64,9 +72,18 @@ export const SCHEMA_REASONS = {
     summary: "what counts as evaluated changed next to an unevaluated* keyword",
   },
   analysis_failed: { kind: "widened", summary: "schemas could not be compared; review the diff" },
-  referenced_schema_changed: {
+  reference_target_widened: {
     kind: "widened",
-    summary: "schema referenced from not, if, oneOf or an unevaluated* scope changed",
+    summary: "referenced schema widened (the same change is detailed at the first reference to it)",
+  },
+  reference_not_followed: {
+    kind: "widened",
+    summary: "reference not followed (too deep, too costly, or dynamic across embedded resources); review the diff",
+  },
+  depth_limit: { kind: "widened", summary: "schema nested too deeply to compare; review the diff" },
+  recursive_reference_changed: {
+    kind: "widened",
+    summary: "recursive schema changed where it is used under not, if, oneOf or an unevaluated* scope",
   },
 
   // text: a string the model reads changed
@@ -103,11 +120,29 @@ export const SCHEMA_REASONS = {
   },
   branch_added_covered: { kind: "structural", summary: "alternative added within an existing one" },
   branch_removed: { kind: "structural", summary: "alternative removed" },
-  definition_removed: { kind: "structural", summary: "definition removed" },
+  definition_removed: { kind: "structural", summary: "definition removed", noEffect: true },
+  definition_changed: {
+    kind: "structural",
+    summary: "definition changed; what it lets through is judged where it is referenced",
+    noEffect: true,
+  },
   dialect_changed: { kind: "structural", summary: "$schema changed" },
+  reference_target_changed: {
+    kind: "structural",
+    summary: "referenced schema changed (detailed at the first reference to it)",
+  },
+  identifier_changed: {
+    kind: "structural",
+    summary: "$id or anchor changed; references that reach it are judged where they are",
+    noEffect: true,
+  },
   value_changed: { kind: "structural", summary: "value changed; review the diff" },
-  depth_limit: { kind: "structural", summary: "schema nested too deeply to compare; review the diff" },
-} as const satisfies Record<string, { kind: SchemaFindingKind; summary: string }>;
+  annotation_changed: {
+    kind: "structural",
+    summary: "non-text value of an annotation or unknown key changed (default, examples, x-*)",
+    noEffect: true,
+  },
+} as const satisfies Record<string, ReasonInfo>;
 
 /** A stable reason code; the key of a row in SCHEMA_REASONS. */
 export type SchemaReason = keyof typeof SCHEMA_REASONS;

@@ -81,3 +81,8 @@ export function unionKeys(before: JsonObject, after: JsonObject): string[] {
   for (const key of Object.keys(after)) keys.add(key);
   return [...keys];
 }
+
+/** True when a schema object holds a keyword besides `key` that constrains (not text, not an identifier). */
+export function hasConstrainingSiblings(node: JsonObject, key: string): boolean {
+  return Object.keys(node).some((k) => k !== key && !isNonConstraining(k) && keywordInfo(k).role !== "reference");
+}

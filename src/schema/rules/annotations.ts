@@ -1,7 +1,7 @@
 /** Annotations and unknown keys: strings the model reads are text, every other difference is structural. */
 
-import { emit, type Rule, type SchemaNode } from "../context.js";
-import { canonical, childPath, deepEqual, hasNonString, own, stringsKey } from "../json.js";
+import { emit, keyPath, type Rule, type SchemaNode } from "../context.js";
+import { canonical, deepEqual, hasNonString, own, stringsKey } from "../json.js";
 import { keywordInfo } from "../keywords.js";
 
 /** Text keys (description, title, default, examples, ...), unknown keys (x-*, hint, ...) and $schema/$vocabulary. */
@@ -19,7 +19,7 @@ function compareDialect(node: SchemaNode, key: string): void {
   const before = own(node.before, key);
   const after = own(node.after, key);
   if (deepEqual(before, after)) return;
-  emit(node, key === "$schema" ? "dialect_changed" : "value_changed", childPath(node.path, key), { keyword: key });
+  emit(node, key === "$schema" ? "dialect_changed" : "value_changed", keyPath(node, key), { keyword: key });
 }
 
 /** Compares an annotation value deeply: string differences are text, the rest of its shape is structural. */
@@ -27,7 +27,7 @@ function compareText(node: SchemaNode, key: string): void {
   const before = own(node.before, key);
   const after = own(node.after, key);
   if (deepEqual(before, after)) return;
-  const path = childPath(node.path, key);
+  const path = keyPath(node, key);
   if (stringsKey(before) !== stringsKey(after)) {
     const reason = before === undefined ? "text_added" : after === undefined ? "text_removed" : "text_changed";
     emit(node, reason, path, { keyword: key });
@@ -35,7 +35,7 @@ function compareText(node: SchemaNode, key: string): void {
   // A list of strings growing is only text; numbers, booleans or nulls changing (x-order 1 -> 2) are not.
   const shapeChanged = shape(before) !== shape(after);
   if (shapeChanged && (hasNonString(before) || hasNonString(after))) {
-    emit(node, "value_changed", path, { keyword: key });
+    emit(node, "annotation_changed", path, { keyword: key });
   }
 }
 

@@ -4,14 +4,16 @@ import {
   compareSlot,
   descend,
   emit,
+  keyPath,
   malformed,
   narrowerOrEqual,
   type Rule,
   type SchemaNode,
+  sidePath,
   textAdded,
   textRemoved,
 } from "../context.js";
-import { onlyText } from "../finding.js";
+import { sameValidation } from "../finding.js";
 import { childPath, isEmptySchema, type JsonObject, own } from "../json.js";
 
 /** prefixItems, items, additionalItems, contains. */
@@ -52,8 +54,8 @@ function tuple(schema: JsonObject): Tuple {
 function compareTuple(node: SchemaNode): void {
   const was = tuple(node.before);
   const now = tuple(node.after);
-  const beforeBase = childPath(node.path, was.prefixKey);
-  const afterBase = childPath(node.path, now.prefixKey);
+  const beforeBase = sidePath(node, "before", was.prefixKey);
+  const afterBase = sidePath(node, "after", now.prefixKey);
   const shared = Math.min(was.prefix.length, now.prefix.length);
   for (let i = 0; i < shared; i++) descend(node, was.prefix[i], now.prefix[i], childPath(afterBase, i));
 
@@ -76,13 +78,13 @@ function compareTuple(node: SchemaNode): void {
   }
 
   const restKey = now.rest !== undefined ? now.restKey : was.restKey;
-  compareSlot(node, was.rest, now.rest, childPath(node.path, restKey), restKey, "additional_allowed");
+  compareSlot(node, was.rest, now.rest, keyPath(node, restKey), restKey, "additional_allowed");
   // additionalItems next to a non-tuple items is ignored by validators; still report its changes.
   compareSlot(
     node,
     was.stray,
     now.stray,
-    childPath(node.path, "additionalItems"),
+    keyPath(node, "additionalItems"),
     "additionalItems",
     "additional_allowed",
   );
@@ -95,7 +97,7 @@ function compareTuple(node: SchemaNode): void {
 function compareContains(node: SchemaNode): void {
   const before = own(node.before, "contains");
   const after = own(node.after, "contains");
-  const path = childPath(node.path, "contains");
+  const path = keyPath(node, "contains");
   // Even `contains: {}` constrains (at least one item), so absent is never the same as empty here.
   if (before === undefined) {
     emit(node, "subschema_added", path, { keyword: "contains" });
@@ -112,7 +114,7 @@ function compareContains(node: SchemaNode): void {
     descend(node, before, after, path);
     return;
   }
-  const findings = node.engine.diff(before, after, path, node.depth + 1);
+  const findings = node.engine.strict(() => node.engine.diff(before, after, path, node.depth + 1));
   for (const f of findings) if (f.kind === "text") node.out.push(f);
-  if (!onlyText(findings)) emit(node, "contains_changed", path);
+  if (!sameValidation(findings)) emit(node, "contains_changed", path);
 }

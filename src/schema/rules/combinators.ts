@@ -1,12 +1,23 @@
 /** allOf, anyOf and oneOf: members are matched order-insensitively, then judged by how the combination reacts. */
 
-import { emit, malformed, narrowerOrEqual, type Rule, type SchemaNode, textAdded, textRemoved } from "../context.js";
-import { hasWidening, onlyText, type SchemaFinding } from "../finding.js";
-import { canonical, childPath, isObject, own } from "../json.js";
-import { keywordInfo } from "../keywords.js";
+import {
+  emit,
+  keyPath,
+  malformed,
+  narrowerOrEqual,
+  type Rule,
+  type SchemaNode,
+  textAdded,
+  textRemoved,
+} from "../context.js";
+import { hasWidening, type SchemaFinding, sameValidation } from "../finding.js";
+import { canonical, childPath, isObject, mentionsAny, own } from "../json.js";
+import { keywordInfo, linkKeywords } from "../keywords.js";
 import { containsText, isTrivial } from "../shape.js";
 
 type Combine = "all" | "any" | "one";
+
+const REF_KEYS: ReadonlySet<string> = new Set(linkKeywords("ref"));
 
 // Pairing tries every leftover pair; past this many pairs we skip straight to the conservative outcome.
 const MAX_TRIAL_PAIRS = 1024;
@@ -20,16 +31,18 @@ export const combinatorsRule: Rule = {
       const combine = keywordInfo(key).combine ?? "all";
       const before = own(node.before, key);
       const after = own(node.after, key);
-      const path = childPath(node.path, key);
+      const path = keyPath(node, key);
       if (Array.isArray(before) && Array.isArray(after)) {
-        compareMembers(node, key, combine, before, after);
+        // oneOf counts every non-text change of a branch as a widening.
+        if (combine === "one") node.engine.strict(() => compareMembers(node, key, combine, before, after));
+        else compareMembers(node, key, combine, before, after);
       } else if (Array.isArray(after)) {
         // A new conjunct or set of alternatives only adds a constraint.
         emit(node, "subschema_added", path, { keyword: key });
         if (after.some((m) => containsText(m))) emit(node, "text_added", path, { keyword: key });
       } else if (Array.isArray(before)) {
-        const harmless = removalIsHarmless(combine, before);
-        if (!harmless) emit(node, "subschema_removed", path, { keyword: key });
+        if (combine === "all") allOfRemoved(node, path, before);
+        else if (!removalIsHarmless(node, combine, before)) emit(node, "subschema_removed", path, { keyword: key });
         if (before.some((m) => containsText(m))) emit(node, "text_removed", path, { keyword: key });
       }
     }
@@ -50,7 +63,7 @@ function compareMembers(
   before: readonly unknown[],
   after: readonly unknown[],
 ): void {
-  const base = childPath(node.path, key);
+  const base = keyPath(node, key);
   const pairs: Pair[] = [];
   const freeB = new Set(before.keys());
   const freeA = new Set(after.keys());
@@ -60,9 +73,10 @@ function compareMembers(
     freeA.delete(pair.a);
   };
 
-  // 1. Deep-equal members, as a multiset: reordering is no change at all.
-  const beforeText = before.map((m) => canonical(m));
-  const afterText = after.map((m) => canonical(m));
+  // 1. Deep-equal members, as a multiset: reordering is no change at all. A member holding a reference can
+  //    look the same and still mean something else (its target changed), so it is never matched by text.
+  const beforeText = before.map((m, i) => (mentionsAny(m, REF_KEYS) ? `\u0000before${i}` : canonical(m)));
+  const afterText = after.map((m, i) => (mentionsAny(m, REF_KEYS) ? `\u0000after${i}` : canonical(m)));
   const byText = groupBy(freeB, (b) => beforeText[b] ?? "");
   const beforeSet = new Set(beforeText);
   const afterSet = new Set(afterText);
@@ -73,7 +87,8 @@ function compareMembers(
 
   // 2. Pairs that change nothing that matters: for allOf/anyOf the new member is no looser; for oneOf,
   //    where a stricter branch can let more instances through, only text may differ.
-  const acceptable = (fs: readonly SchemaFinding[]): boolean => (combine === "one" ? onlyText(fs) : !hasWidening(fs));
+  const acceptable = (fs: readonly SchemaFinding[]): boolean =>
+    combine === "one" ? sameValidation(fs) : !hasWidening(fs);
   if (freeA.size * freeB.size <= MAX_TRIAL_PAIRS) {
     for (const a of [...freeA]) {
       let best: Pair | undefined;
@@ -96,7 +111,7 @@ function compareMembers(
     const path = childPath(base, a);
     const findings = node.engine.diff(before[b], after[a], path, node.depth + 1);
     take({ b, a, findings });
-    if (combine === "one" && !onlyText(findings)) emit(node, "one_of_branch_changed", path, { index: a });
+    if (combine === "one" && !sameValidation(findings)) emit(node, "one_of_branch_changed", path, { index: a });
   }
   for (const pair of pairs) for (const f of pair.findings) node.out.push(f);
 
@@ -106,7 +121,8 @@ function compareMembers(
       // Dropping a conjunct is harmless only if a remaining member already implies it.
       const covered =
         afterSet.has(beforeText[b] ?? "") ||
-        (affordable(after, freeB) && after.some((m) => narrowerOrEqual(node, before[b], m, path)));
+        (affordable(after, freeB) && after.some((m) => narrowerOrEqual(node, before[b], m, path))) ||
+        narrowerOrEqual(node, before[b], node.after, path);
       emit(node, covered ? "all_of_member_removed_covered" : "all_of_member_removed", path, { index: b });
     } else if (combine === "any") {
       emit(node, "branch_removed", path, { keyword: key, index: b });
@@ -132,6 +148,19 @@ function compareMembers(
   }
 }
 
+/**
+ * The whole allOf went away: each member is still implied when the new schema as a whole is at least as
+ * strict (its keywords took the member's place, say).
+ */
+function allOfRemoved(node: SchemaNode, path: string, members: readonly unknown[]): void {
+  members.forEach((member, index) => {
+    if (isTrivial(member)) return;
+    const at = childPath(path, index);
+    const covered = narrowerOrEqual(node, member, node.after, at);
+    emit(node, covered ? "all_of_member_removed_covered" : "all_of_member_removed", at, { index });
+  });
+}
+
 /** Indexes of members grouped by a key, each group in ascending order. */
 function groupBy(indexes: Iterable<number>, keyOf: (index: number) => string): Map<string, number[]> {
   const groups = new Map<string, number[]>();
@@ -150,13 +179,15 @@ function affordable(members: readonly unknown[], leftovers: ReadonlySet<number>)
 }
 
 /**
- * True when dropping the whole keyword cannot accept more: allOf of trivial members, anyOf with a trivial
- * branch, oneOf with a single trivial branch (two trivial branches would make oneOf reject everything).
+ * True when dropping the whole anyOf/oneOf cannot accept more: anyOf with a trivial branch or one the new
+ * schema as a whole implies, oneOf with a single trivial branch (two would make it reject everything).
  */
-function removalIsHarmless(combine: Combine, members: readonly unknown[]): boolean {
-  if (combine === "all") return members.every((m) => isTrivial(m));
-  if (combine === "any") return members.some((m) => isTrivial(m));
-  return members.length === 1 && isTrivial(members[0]);
+function removalIsHarmless(node: SchemaNode, combine: Combine, members: readonly unknown[]): boolean {
+  if (combine === "one") return members.length === 1 && isTrivial(members[0]);
+  return (
+    members.some((m) => isTrivial(m)) ||
+    (members.length <= MAX_TRIAL_PAIRS && members.some((m) => narrowerOrEqual(node, m, node.after, node.path)))
+  );
 }
 
 /** What makes two members look like versions of one another. */

@@ -1,35 +1,56 @@
-/** $defs and definitions: compared per name where they sit; a new name is text, a removed one structural. */
+/** $defs and definitions: text compared per name where it sits; what validates is judged where it is referenced. */
 
-import { descend, emit, malformed, type Rule, textRemoved } from "../context.js";
-import { childPath, isObject, type JsonObject, own } from "../json.js";
-import { unionKeys } from "../shape.js";
+import { emit, keyPath, malformed, type Rule, type SchemaNode, textRemoved } from "../context.js";
+import { onlyText } from "../finding.js";
+import { childPath, isObject, own } from "../json.js";
 
-function map(schema: JsonObject, key: string): JsonObject {
-  const value = own(schema, key);
-  return isObject(value) ? value : {};
+// A definition only constrains through the references that reach it, and the references rule compares what
+// they reach. So here a definition changing is structural (reported once, where it is defined), its text is
+// text, and `definitions` and `$defs` are one namespace: moving a definition between them changes nothing.
+
+interface Entry {
+  readonly path: string;
+  readonly keyword: string;
+  readonly name: string;
+  readonly value: unknown;
 }
 
-// Without resolving $ref we compare each definition in place: a widened definition widens wherever it is used.
+/** Definitions by name across both keywords; a name used under both keeps them apart. */
+function entries(node: SchemaNode, side: "before" | "after", keys: readonly string[]): Map<string, Entry> {
+  const schema = node[side];
+  const all: Entry[] = [];
+  for (const keyword of keys) {
+    const map = own(schema, keyword);
+    if (!isObject(map)) continue;
+    const base = keyPath(node, keyword);
+    for (const name of Object.keys(map)) all.push({ path: childPath(base, name), keyword, name, value: map[name] });
+  }
+  const counts = new Map<string, number>();
+  for (const e of all) counts.set(e.name, (counts.get(e.name) ?? 0) + 1);
+  return new Map(all.map((e) => [(counts.get(e.name) ?? 0) > 1 ? `${e.keyword}\u0000${e.name}` : e.name, e] as const));
+}
+
 /** $defs, definitions. */
 export const definitionsRule: Rule = {
   roles: ["namedSchemas"],
   run(node, keys) {
-    for (const key of keys) {
-      if (malformed(node, key, isObject)) continue;
-      const before = map(node.before, key);
-      const after = map(node.after, key);
-      const base = childPath(node.path, key);
-      for (const name of unionKeys(before, after)) {
-        const path = childPath(base, name);
-        if (Object.hasOwn(before, name) && Object.hasOwn(after, name)) {
-          descend(node, before[name], after[name], path);
-        } else if (Object.hasOwn(after, name)) {
-          emit(node, "name_added", path, { keyword: key, name });
-        } else {
-          emit(node, "definition_removed", path, { keyword: key, name });
-          textRemoved(node, path, before[name]);
-        }
+    const valid = keys.filter((key) => !malformed(node, key, isObject));
+    const before = entries(node, "before", valid);
+    const after = entries(node, "after", valid);
+    for (const [id, now] of after) {
+      const was = before.get(id);
+      if (was === undefined) {
+        emit(node, "name_added", now.path, { keyword: now.keyword, name: now.name });
+        continue;
       }
+      const findings = node.engine.diff(was.value, now.value, now.path, node.depth + 1);
+      for (const f of findings) if (f.kind === "text") node.out.push(f);
+      if (!onlyText(findings)) emit(node, "definition_changed", now.path, { keyword: now.keyword, name: now.name });
+    }
+    for (const [id, was] of before) {
+      if (after.has(id)) continue;
+      emit(node, "definition_removed", was.path, { keyword: was.keyword, name: was.name });
+      textRemoved(node, was.path, was.value);
     }
   },
 };

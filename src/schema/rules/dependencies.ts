@@ -1,6 +1,6 @@
 /** dependentRequired, dependentSchemas and draft-07 dependencies: per property name that triggers them. */
 
-import { compareSlot, emit, malformed, type Rule, type SchemaNode, textRemoved } from "../context.js";
+import { compareSlot, emit, keyPath, malformed, type Rule, type SchemaNode, textRemoved } from "../context.js";
 import { canonical, childPath, isEmptySchema, isObject, type JsonObject, own } from "../json.js";
 import { keywordInfo } from "../keywords.js";
 import { unionKeys } from "../shape.js";
@@ -15,7 +15,7 @@ export const dependenciesRule: Rule = {
       const after = asMap(own(node.after, key));
       const role = keywordInfo(key).role;
       for (const name of unionKeys(before, after)) {
-        const path = childPath(childPath(node.path, key), name);
+        const path = childPath(keyPath(node, key), name);
         const b = own(before, name);
         const a = own(after, name);
         if (role === "dependentRequired") compareNames(node, b, a, path, name);

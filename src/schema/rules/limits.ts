@@ -1,8 +1,8 @@
 /** Numeric limits, multipleOf and uniqueItems: a limit removed, loosened or made a non-number widens. */
 
-import { emit, type Rule, type SchemaNode } from "../context.js";
+import { emit, keyPath, type Rule, type SchemaNode } from "../context.js";
 import { showValue } from "../finding.js";
-import { childPath, deepEqual, isNumber, own } from "../json.js";
+import { deepEqual, isNumber, own } from "../json.js";
 import { type KeywordInfo, keywordInfo } from "../keywords.js";
 
 /** Length, item, property and contains counts, numeric bounds and their exclusive forms, multipleOf, uniqueItems. */
@@ -25,7 +25,7 @@ function looseness(info: KeywordInfo): number {
 }
 
 function compareLimit(node: SchemaNode, key: string, info: KeywordInfo): void {
-  const path = childPath(node.path, key);
+  const path = keyPath(node, key);
   // Presence, not `??`: a null limit is a (broken) value, not an absent one.
   const before = Object.hasOwn(node.before, key) ? own(node.before, key) : info.defaultValue;
   const after = Object.hasOwn(node.after, key) ? own(node.after, key) : info.defaultValue;
@@ -64,7 +64,7 @@ function compareExclusive(node: SchemaNode, key: string, info: KeywordInfo, boun
   const before = own(node.before, key);
   const after = own(node.after, key);
   if (deepEqual(before, after)) return;
-  const path = childPath(node.path, key);
+  const path = keyPath(node, key);
   const isFlag = (v: unknown): boolean => v === undefined || typeof v === "boolean";
   const boundBefore = own(node.before, bound);
   const boundAfter = own(node.after, bound);
@@ -87,7 +87,7 @@ function compareMultipleOf(node: SchemaNode, key: string): void {
   const before = own(node.before, key);
   const after = own(node.after, key);
   if (deepEqual(before, after)) return;
-  const path = childPath(node.path, key);
+  const path = keyPath(node, key);
   const args = { keyword: key, before: showValue(before), after: showValue(after) };
   const valid = (v: unknown): v is number => isNumber(v) && v > 0;
   if (before === undefined) emit(node, "multiple_of_added", path, args);
@@ -110,7 +110,7 @@ function compareFlag(node: SchemaNode, key: string): void {
   const before = own(node.before, key);
   const after = own(node.after, key);
   if (deepEqual(before, after)) return;
-  const path = childPath(node.path, key);
+  const path = keyPath(node, key);
   if (before === true) emit(node, "unique_items_removed", path, { keyword: key });
   else if (after === true) emit(node, "unique_items_added", path, { keyword: key });
   else if (!(before === undefined || before === false) || !(after === undefined || after === false)) {

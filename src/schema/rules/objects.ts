@@ -4,6 +4,7 @@ import {
   compareSlot,
   descend,
   emit,
+  keyPath,
   malformed,
   narrowerOrEqual,
   type Rule,
@@ -27,7 +28,7 @@ export const objectsRule: Rule = {
       node,
       own(node.before, "additionalProperties"),
       own(node.after, "additionalProperties"),
-      childPath(node.path, "additionalProperties"),
+      keyPath(node, "additionalProperties"),
       "additionalProperties",
       "additional_allowed",
     );
@@ -47,7 +48,7 @@ function restSchema(schema: JsonObject): unknown {
 function compareProperties(node: SchemaNode): void {
   const before = map(node.before, "properties");
   const after = map(node.after, "properties");
-  const base = childPath(node.path, "properties");
+  const base = keyPath(node, "properties");
   for (const name of unionKeys(before, after)) {
     const path = childPath(base, name);
     const inBefore = Object.hasOwn(before, name);
@@ -88,7 +89,7 @@ function removedNameCovered(node: SchemaNode, name: string, was: unknown, path: 
 function comparePatterns(node: SchemaNode): void {
   const before = map(node.before, "patternProperties");
   const after = map(node.after, "patternProperties");
-  const base = childPath(node.path, "patternProperties");
+  const base = keyPath(node, "patternProperties");
   for (const pattern of unionKeys(before, after)) {
     const path = childPath(base, pattern);
     const inBefore = Object.hasOwn(before, pattern);

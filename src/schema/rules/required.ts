@@ -1,7 +1,7 @@
 /** `required`: a set of names where adding, dropping or requiring an undeclared name all widen. */
 
-import { emit, malformed, type Rule } from "../context.js";
-import { childPath, isObject, type JsonObject, own } from "../json.js";
+import { emit, keyPath, malformed, type Rule } from "../context.js";
+import { isObject, type JsonObject, own } from "../json.js";
 import { patternMatches } from "../regex.js";
 
 function isNameList(value: unknown): boolean {
@@ -29,7 +29,7 @@ export const requiredRule: Rule = {
     if (malformed(node, "required", isNameList)) return;
     const was = names(own(node.before, "required"));
     const now = names(own(node.after, "required"));
-    const path = childPath(node.path, "required");
+    const path = keyPath(node, "required");
     for (const name of now) {
       if (!was.has(name)) emit(node, "required_added", path, { name });
       const undeclaredBefore = was.has(name) && !declares(node.before, name);

@@ -1,8 +1,8 @@
 /** Single sub-schema keywords: then, else and propertyNames recurse; not, if and contentSchema are opaque. */
 
-import { compareSlot, emit, type Rule, type SchemaNode, textAdded, textRemoved } from "../context.js";
-import { onlyText } from "../finding.js";
-import { childPath, own } from "../json.js";
+import { compareSlot, emit, keyPath, type Rule, type SchemaNode, textAdded, textRemoved } from "../context.js";
+import { sameValidation } from "../finding.js";
+import { own } from "../json.js";
 import { type KeywordInfo, keywordInfo } from "../keywords.js";
 
 /** then, else, propertyNames, not, if, contentSchema. */
@@ -13,7 +13,7 @@ export const subschemasRule: Rule = {
       const info = keywordInfo(key);
       const before = own(node.before, key);
       const after = own(node.after, key);
-      const path = childPath(node.path, key);
+      const path = keyPath(node, key);
       if (info.role === "schema") compareSlot(node, before, after, path, key);
       else compareOpaque(node, info, key, before, after, path);
     }
@@ -43,7 +43,7 @@ function compareOpaque(
     textRemoved(node, path, before);
     return;
   }
-  const findings = node.engine.diff(before, after, path, node.depth + 1);
+  const findings = node.engine.strict(() => node.engine.diff(before, after, path, node.depth + 1));
   for (const f of findings) if (f.kind === "text") node.out.push(f);
-  if (!onlyText(findings)) emit(node, info.changed ?? "subschema_removed", path, { keyword: key });
+  if (!sameValidation(findings)) emit(node, info.changed ?? "subschema_removed", path, { keyword: key });
 }

@@ -1,7 +1,8 @@
 /** unevaluatedProperties and unevaluatedItems: a slot like additionalProperties whose reach depends on its siblings. */
 
-import { compareSlot, emit, type Rule } from "../context.js";
-import { childPath, isEmptySchema, own, unescapePointer } from "../json.js";
+import { compareSlot, emit, keyPath, type Rule } from "../context.js";
+import { isEmptySchema, own, unescapePointer } from "../json.js";
+import { sameValidation } from "../finding.js";
 import { keywordInfo } from "../keywords.js";
 
 /**
@@ -15,10 +16,10 @@ export const unevaluatedRule: Rule = {
     for (const key of keys) {
       const before = own(node.before, key);
       const after = own(node.after, key);
-      const path = childPath(node.path, key);
+      const path = keyPath(node, key);
       const covers = keywordInfo(key).covers ?? "properties";
       const siblingsChanged = node.out.some((f) => {
-        if (f.kind !== "structural") return false;
+        if (f.kind !== "structural" || sameValidation([f])) return false;
         const token = f.path.slice(node.path.length + 1).split("/", 1)[0] ?? "";
         const evaluates = keywordInfo(unescapePointer(token)).evaluates;
         return evaluates === "both" || evaluates === covers;

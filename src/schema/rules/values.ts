@@ -1,8 +1,8 @@
 /** `type`, `enum` and `const`: set comparisons where anything newly allowed widens and anything dropped narrows. */
 
-import { emit, malformed, type Rule, type SchemaNode } from "../context.js";
+import { emit, keyPath, malformed, type Rule, type SchemaNode } from "../context.js";
 import { showValue } from "../finding.js";
-import { canonical, childPath, deepEqual, type JsonObject, own } from "../json.js";
+import { canonical, deepEqual, type JsonObject, own } from "../json.js";
 import { keywordInfo } from "../keywords.js";
 
 // A hostile enum of 100k values must not become 100k findings; the rest is summarised in one.
@@ -34,7 +34,7 @@ function compareType(node: SchemaNode): void {
   const before = own(node.before, "type");
   const after = own(node.after, "type");
   if (deepEqual(before, after) || malformed(node, "type", isTypeValue)) return;
-  const path = childPath(node.path, "type");
+  const path = keyPath(node, "type");
   if (before === undefined) {
     emit(node, "type_added", path, { after: showValue(after) });
     return;
@@ -75,23 +75,24 @@ function compareValues(node: SchemaNode): void {
   const sameEnum = deepEqual(own(node.before, "enum"), own(node.after, "enum"));
   const sameConst = deepEqual(own(node.before, "const"), own(node.after, "const"));
   if (sameEnum && sameConst) return;
-  if (malformed(node, "enum", Array.isArray)) return;
+  // A malformed enum is reported, then read as absent (what lenient validators do) so const still counts.
+  malformed(node, "enum", Array.isArray);
   const was = allowed(node.before);
   const now = allowed(node.after);
   if (was.values === undefined && now.values === undefined) return;
   if (was.values === undefined) {
     const source = now.source ?? "enum";
-    emit(node, source === "const" ? "const_added" : "enum_added", childPath(node.path, source));
+    emit(node, source === "const" ? "const_added" : "enum_added", keyPath(node, source));
     return;
   }
-  const beforePath = childPath(node.path, was.source ?? "enum");
+  const beforePath = keyPath(node, was.source ?? "enum");
   if (now.values === undefined) {
     emit(node, was.source === "const" ? "const_removed" : "enum_removed", beforePath);
     return;
   }
-  const afterPath = childPath(node.path, now.source ?? "enum");
+  const afterPath = keyPath(node, now.source ?? "enum");
   // Prefer the enum's path when the after schema lists values there (const+enum together is rare).
-  const addedPath = Object.hasOwn(node.after, "enum") ? childPath(node.path, "enum") : afterPath;
+  const addedPath = Object.hasOwn(node.after, "enum") ? keyPath(node, "enum") : afterPath;
   const added = [...now.values.entries()].filter(([key]) => !was.values?.has(key));
   const dropped = [...was.values.entries()].filter(([key]) => !now.values?.has(key));
   if (was.source === "const" && now.source === "const" && added.length > 0) {

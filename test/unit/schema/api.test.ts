@@ -107,8 +107,9 @@ describe("compareSchemas contract", () => {
       before = [before];
       after = [after];
     }
-    const findings = compareSchemas({ default: before, enum: [before] }, { default: after, enum: [after] });
-    expect(findings.map((f) => f.reason).sort()).toEqual(["enum_value_added", "enum_value_removed", "value_changed"]);
+    const findings = compareSchemas({ default: before, enum: [before, 0] }, { default: after, enum: [after, 0] });
+    const reasons = findings.map((f) => f.reason).sort();
+    expect(reasons).toEqual(["annotation_changed", "enum_value_added", "enum_value_removed"]);
   });
 
   test("never throws on arbitrary JSON, and every finding is well formed", () => {
