@@ -83,6 +83,7 @@ export interface CaseOptions {
 export interface CaseResult {
   readonly kind: "mutation" | "equivalence";
   readonly seed: number;
+  readonly dialect: Dialect;
   /** Pairs generated. */
   readonly pairs: number;
   /** Pairs ajv could judge (both schemas compiled and ran). */
@@ -100,6 +101,8 @@ export interface Totals {
   witnesses: number;
   mutationPairs: number;
   equivalencePairs: number;
+  /** Judged pairs (of either kind) per dialect. */
+  byDialect: Record<Dialect, number>;
   missed: Example[];
   falseWidened: Example[];
   notEquivalent: Example[];

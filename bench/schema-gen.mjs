@@ -1269,7 +1269,7 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
   const rng = createRandom(seed);
   const start = rng.pick(seeds);
   const dialect = start.dialect;
-  const result = { kind, seed, pairs: 0, judged: 0, witnesses: 0, missed: [], falseWidened: [], notEquivalent: [] };
+  const result = { kind, seed, dialect, pairs: 0, judged: 0, witnesses: 0, missed: [], falseWidened: [], notEquivalent: [] };
   const widened = (b, a) => compareSchemas(b, a).some((f) => f.kind === "widened");
 
   if (kind === "equivalence") {
@@ -1336,8 +1336,19 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
 
 /** Adds one case result into running totals. */
 export function addUp(totals, r) {
-  const t = totals ?? { pairs: 0, judged: 0, witnesses: 0, missed: [], falseWidened: [], notEquivalent: [], mutationPairs: 0, equivalencePairs: 0 };
+  const t = totals ?? {
+    pairs: 0,
+    judged: 0,
+    witnesses: 0,
+    missed: [],
+    falseWidened: [],
+    notEquivalent: [],
+    mutationPairs: 0,
+    equivalencePairs: 0,
+    byDialect: { "2020-12": 0, "draft-07": 0 },
+  };
   t.pairs += r.pairs;
+  t.byDialect[r.dialect] += r.judged;
   t.judged += r.judged;
   t.witnesses += r.witnesses;
   if (r.kind === "equivalence") t.equivalencePairs += r.pairs;

@@ -51,7 +51,8 @@ function readsWith(node: JsonObject, key: string): boolean {
 
 const REF_KEYS: ReadonlySet<string> = new Set(linkKeywords("ref"));
 
-const MAX_PASSES = 8;
+// Each pass applies one rewrite; a node rarely needs more than a handful.
+const MAX_PASSES = 16;
 
 /** True for keys that only carry text: annotations and unknown keys. They move; they never merge. */
 function isTextKey(key: string): boolean {
@@ -61,7 +62,7 @@ function isTextKey(key: string): boolean {
 
 /**
  * Looks up what a `$ref` of this node points at, when that can stand in for the reference: a local target
- * in the same resource, holding no reference itself (so inlining can never loop), with its own text,
+ * in the same resource whose own references never lead back to it (so inlining ends), with its text,
  * definitions and anchors stripped. Undefined otherwise.
  */
 export type Inliner = (ref: string) => JsonObject | undefined;
@@ -72,23 +73,11 @@ export interface NormalizeContext {
   readonly annotationsMatter: boolean;
   readonly inline: Inliner | undefined;
   readonly memo: WeakMap<object, Normalized>;
-  /** The same with annotationsMatter on: the cautious subset, enough to read a member's `type`. */
-  readonly cautious: () => NormalizeContext;
 }
 
 /** A context for one side and base URI. */
 export function normalizeContext(annotationsMatter: boolean, inline: Inliner | undefined): NormalizeContext {
-  let cautious: NormalizeContext | undefined;
-  const context: NormalizeContext = {
-    annotationsMatter,
-    inline,
-    memo: new WeakMap(),
-    cautious: () => {
-      cautious ??= annotationsMatter ? context : normalizeContext(true, inline);
-      return cautious;
-    },
-  };
-  return context;
+  return { annotationsMatter, inline, memo: new WeakMap() };
 }
 
 /** Mutable state of one normalization. */
@@ -485,7 +474,7 @@ export function rejectsEverything(node: JsonObject, context: NormalizeContext): 
   for (const member of Array.isArray(allOf) ? allOf : []) {
     if (member === false) return true;
     if (!isObject(member)) continue;
-    const content = contentOf(context.cautious(), member).schema;
+    const content = contentOf(context, member).schema;
     const theirs = typesOf(own(content, "type"));
     if (theirs !== undefined) types = types === undefined ? theirs : intersectTypes(types, theirs);
     const allowed = allowedValues(content);
@@ -504,7 +493,7 @@ export function rejectsEverything(node: JsonObject, context: NormalizeContext): 
   const disjoint = (member: unknown): boolean => {
     if (member === false) return true;
     if (!isObject(member)) return false;
-    const other = typesOf(own(contentOf(context.cautious(), member).schema, "type"));
+    const other = typesOf(own(contentOf(context, member).schema, "type"));
     return other !== undefined && intersectTypes(known, other).length === 0;
   };
   for (const key of ["anyOf", "oneOf"]) {

@@ -11,9 +11,16 @@ describe("compareSchemas soundness against ajv (generated pairs)", () => {
     const totals = runGenerated("mutation", 20260601, 2600, (r) => {
       if (r.missed.length > 0) expect.fail(`missed widening:\n${show(r.missed)}`);
     });
-    console.info(`soundness: ${totals.mutationPairs} mutation pairs judged by ajv, ${totals.witnesses} with a witness`);
+    const { "2020-12": modern, "draft-07": draft07 } = totals.byDialect;
+    console.info(
+      `soundness: ${totals.mutationPairs} mutation pairs judged by ajv (2020-12 ${modern}, draft-07 ${draft07}), ` +
+        `${totals.witnesses} with a witness`,
+    );
     expect(totals.missed).toEqual([]);
     expect(totals.mutationPairs).toBeGreaterThanOrEqual(10_000);
+    // Both validators get their share: ajv 2020-12 and ajv draft-07.
+    expect(totals.byDialect["draft-07"]).toBeGreaterThan(2_000);
+    expect(totals.byDialect["2020-12"]).toBeGreaterThan(5_000);
     // The generator must actually find witnesses, or zero misses would prove nothing.
     expect(totals.witnesses).toBeGreaterThan(totals.mutationPairs / 10);
   });
