@@ -190,10 +190,9 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
       structural.push(path);
     }
   }
-  if (structural.length > 0 || (findings.length === 0 && !sameModuloReorder(before, after))) {
-    changes.push(
-      change("schema_changed", tool, { paths: structural.length > 0 ? structural : ["/inputSchema"], before, after }, undefined, "/inputSchema"),
-    );
+  // The analyzer normalizes equivalent rewrites and reorders; no finding means no change to report.
+  if (structural.length > 0) {
+    changes.push(change("schema_changed", tool, { paths: structural, before, after }, undefined, "/inputSchema"));
   }
   return changes;
 }
@@ -210,7 +209,7 @@ function compareOutputSchema(tool: string, before: unknown, after: unknown): Cha
     }
   }
   const presence = before === undefined ? "added" : after === undefined ? "removed" : null;
-  if (presence !== null || other.length > 0 || (findings.length === 0 && !sameModuloReorder(before, after))) {
+  if (presence !== null || other.length > 0) {
     const reason = presence ?? (other.some((finding) => finding.kind === "widened") ? "widened" : "changed");
     changes.push(
       change(
@@ -318,26 +317,6 @@ function compareServer(lock: Lockfile, snapshot: ServerSnapshot): Change[] {
 /** Deep equality of two JSON values (either may be absent), key order ignored. */
 export function sameJson(a: unknown, b: unknown): boolean {
   return jsonEqual(a, b);
-}
-
-const REORDERABLE = new Set(["required", "enum", "type", "anyOf", "oneOf", "allOf"]);
-
-/** Equal once arrays whose order means nothing (required, enum, type, branches) are sorted. */
-export function sameModuloReorder(a: unknown, b: unknown): boolean {
-  return sameJson(sortUnordered(a, 0), sortUnordered(b, 0));
-}
-
-function sortUnordered(value: unknown, depth: number): unknown {
-  if (depth > 200 || typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => sortUnordered(item, depth + 1));
-  const copy = Object.create(null) as JsonObject;
-  for (const key of Object.keys(value)) {
-    const item = sortUnordered((value as JsonObject)[key], depth + 1);
-    copy[key] = REORDERABLE.has(key) && Array.isArray(item)
-      ? item.map((entry) => [canonicalize(entry), entry] as const).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map(([, entry]) => entry)
-      : item;
-  }
-  return copy;
 }
 
 /** RFC 6901 escaping of one pointer segment. */

@@ -116,8 +116,9 @@ export function normalizeNode(
       dropTrivialSlots(work) ||
       dedupeRequired(work) ||
       singleEnumToConst(work) ||
-      flattenAllOf(work) ||
+      // A single alternative first: it is the node's own content (the zod/pydantic wrapper), allOf joins it.
       inlineSingleAlternative(work) ||
+      flattenAllOf(work) ||
       typeAlternatives(work, "anyOf") ||
       typeAlternatives(work, "oneOf");
     if (!changed) break;
