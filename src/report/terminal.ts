@@ -1,7 +1,7 @@
 /** The terminal report: changes grouped by tool, each with its message and the diff a reviewer needs. */
 
 import type { Lockfile } from "../lock/format.js";
-import type { Change, Severity } from "../lock/kinds.js";
+import type { Change } from "../lock/kinds.js";
 import { countBySeverity } from "../lock/engine.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ownField } from "../lock/snapshot.js";
@@ -124,6 +124,3 @@ function schemaDiffs(input: ReportInput, tool: string, changes: readonly Change[
 function pad(text: string, width: number): string {
   return text.length >= width ? `${text} ` : text + " ".repeat(width - text.length);
 }
-
-/** Severity words used in the report, for readers that colour or filter them. */
-export const SEVERITY_WORDS: Record<Severity, string> = { error: "error", warning: "warning", info: "info" };
