@@ -6,6 +6,8 @@ import { cac } from "cac";
 import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
 import type { FailOn } from "./lock/engine.js";
 import type { Output } from "./cli/lock.js";
+import { neutralize } from "./report/neutralize.js";
+import { styleFor } from "./report/style.js";
 
 const FAIL_ON_LEVELS = ["info", "warning", "error", "never"] as const;
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -17,8 +19,15 @@ function packageVersion(): string {
 }
 
 /** Run the CLI with the given arguments (without `node` and the script); returns the exit code. */
-export async function main(argv: readonly string[], output: Output): Promise<number> {
+export async function main(args: readonly string[], output: Output): Promise<number> {
+  let argv = args;
   const version = packageVersion();
+  // `mcp-lint help [command]` is `mcp-lint [command] --help`; `--version` prints the bare version.
+  if (argv[0] === "help") argv = [...argv.slice(1, 2), "--help"];
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    output.out(`${version}\n`);
+    return 0;
+  }
   const cli = cac("mcp-lint");
   let task: Promise<number> | null = null;
   cli
@@ -29,7 +38,7 @@ export async function main(argv: readonly string[], output: Output): Promise<num
     .option("--check", "Compare with the lock and report; never write it")
     .option("--accept", "Write the lock even when the changes include errors (after reviewing them)")
     .option("--fail-on <level>", "With --check: lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
-    .option("--json <path>", "Also write the report as JSON to this file")
+    .option("--json <path>", "Also write the report as JSON to this file (- for stdout; the report then goes to stderr)")
     .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
     .option("--timeout <seconds>", "Bound on server start-up and each request", { default: DEFAULT_TIMEOUT_SECONDS })
     .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
@@ -88,14 +97,18 @@ export async function main(argv: readonly string[], output: Output): Promise<num
       );
     });
   cli.help();
-  cli.version(version);
+  cli.option("-v, --version", "Print the version");
   try {
     cli.parse(["node", "mcp-lint", ...argv], { run: false });
   } catch (error) {
     throw new UsageError(`${cacMessage(error)}; see mcp-lint --help`);
   }
   const { options } = cli;
-  if (options.help || options.version) return 0;
+  if (options.help) return 0;
+  if (options.version) {
+    output.out(`${version}\n`);
+    return 0;
+  }
   if (cli.matchedCommand === undefined) {
     const name = cli.args[0];
     if (name === undefined) {
@@ -158,9 +171,18 @@ function timeout(value: unknown): number {
   return Math.round(seconds * 1000);
 }
 
+// A reader that goes away (`mcp-lint ... | head`: EPIPE) is not an error and never a stack trace:
+// writing stops, the exit code stays what the run decided.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+
 const output: Output = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: (text) => {
+    if (!process.stdout.destroyed) process.stdout.write(text);
+  },
+  err: (text) => {
+    if (!process.stderr.destroyed) process.stderr.write(text);
+  },
+  styles: { out: styleFor(process.stdout, process.env), err: styleFor(process.stderr, process.env) },
 };
 
 main(process.argv.slice(2), output).then(
@@ -172,12 +194,14 @@ main(process.argv.slice(2), output).then(
       process.exitCode = 1;
       return;
     }
+    // Messages can quote what a server sent: redact secrets, then make the rest inert, on one line.
     const redact = output.redact ?? ((text: string) => text);
+    const oneLine = (text: string) => neutralize(redact(text.replace(/\s*\n\s*/g, " ")));
     if (error instanceof McpLintError) {
-      process.stderr.write(`mcp-lint: ${redact(error.message.replace(/\s*\n\s*/g, " "))}\n`);
+      output.err(`mcp-lint: ${oneLine(error.message)}\n`);
     } else {
       const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`mcp-lint: internal error: ${redact(message.split("\n")[0] ?? "")}; please report it\n`);
+      output.err(`mcp-lint: internal error: ${oneLine(message.split("\n")[0] ?? "")}; please report it\n`);
       if (process.env.MCP_LINT_DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ""}\n`);
     }
     process.exitCode = 2;

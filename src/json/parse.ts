@@ -13,6 +13,11 @@ function jsonc(): typeof import("jsonc-parser") {
 }
 import { JsonInputError } from "../errors.js";
 
+/** Load the slow-path JSON tools now (before a server that could tamper with files runs). */
+export async function preloadJsonTools(): Promise<void> {
+  jsonc();
+}
+
 // jsonc-parser declares its SyntaxKind / ParseErrorCode as ambient `const enum`s, which
 // `verbatimModuleSyntax` (isolated modules) cannot read, so the few values we need are copied here.
 const TOKEN_OPEN_BRACE = 1;
@@ -21,6 +26,7 @@ const TOKEN_OPEN_BRACKET = 3;
 const TOKEN_CLOSE_BRACKET = 4;
 const TOKEN_COMMA = 5;
 const TOKEN_STRING = 10;
+const TOKEN_NUMBER = 11;
 const TOKEN_EOF = 17;
 
 const ERR_INVALID_SYMBOL = 1;
@@ -54,6 +60,9 @@ const ERROR_WORDS: Readonly<Record<number, string>> = {
 /** Longest key or token (in UTF-16 code units) quoted in a message before it is cut short. */
 const MAX_SHOWN_CHARS = 60;
 
+/** Words JSON rejects that people (and JavaScript) write by mistake; safe to quote in an error. */
+const JS_WORDS: ReadonlySet<string> = new Set(["NaN", "Infinity", "-Infinity", "+Infinity", "undefined", "True", "False", "None", "TRUE", "FALSE", "NULL", "Null"]);
+
 /** A located problem found by the slow path. */
 interface Problem {
   offset: number;
@@ -81,7 +90,9 @@ export function parseJsonStrict(text: string, source: string): unknown {
   // proves there is no duplicate anywhere; only when they differ do we pay for a tokenizing pass.
   // The check fails safe: an undercount of K only costs that pass. An overcount could hide a
   // duplicate, which is why countParsedKeys uses Object.keys (own keys) rather than for-in.
-  if (countParsedKeys(value) !== countKeyTokens(body)) {
+  const parsed = countParsedKeys(value);
+  if (parsed.nonFinite) throw numberOutOfRange(body, source);
+  if (parsed.keys !== countKeyTokens(body)) {
     const duplicate = findDuplicateKey(body);
     if (duplicate !== undefined) {
       const { line, column } = lineAndColumn(body, duplicate.offset);
@@ -145,9 +156,13 @@ export function maxDepth(value: unknown, limit: number): number {
   }
 }
 
-/** K in the argument above: own keys of every (non-array) object, walked iteratively. */
-function countParsedKeys(root: unknown): number {
+/**
+ * K in the argument above: own keys of every (non-array) object, walked iteratively. The same walk
+ * notices a number JSON.parse turned into Infinity (`1e400`), which no lock or hash can hold.
+ */
+function countParsedKeys(root: unknown): { keys: number; nonFinite: boolean } {
   let count = 0;
+  let nonFinite = typeof root === "number" && !Number.isFinite(root);
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const current = stack.pop();
@@ -155,6 +170,7 @@ function countParsedKeys(root: unknown): number {
     if (Array.isArray(current)) {
       for (const item of current as unknown[]) {
         if (typeof item === "object" && item !== null) stack.push(item);
+        else if (typeof item === "number" && !Number.isFinite(item)) nonFinite = true;
       }
     } else {
       // for-in with an own-key test counts exactly the own enumerable string keys (an own
@@ -165,10 +181,25 @@ function countParsedKeys(root: unknown): number {
         count++;
         const item = record[key];
         if (typeof item === "object" && item !== null) stack.push(item);
+        else if (typeof item === "number" && !Number.isFinite(item)) nonFinite = true;
       }
     }
   }
-  return count;
+  return { keys: count, nonFinite };
+}
+
+/** The one-line error for a number too large for a double, located by the tokenizer. */
+function numberOutOfRange(text: string, source: string): JsonInputError {
+  const scanner = jsonc().createScanner(text, true);
+  for (let kind: number = scanner.scan(); kind !== TOKEN_EOF; kind = scanner.scan()) {
+    if (kind === TOKEN_NUMBER && !Number.isFinite(Number(scanner.getTokenValue()))) {
+      const { line, column } = lineAndColumn(text, scanner.getTokenOffset());
+      return new JsonInputError(
+        `${source}: number out of range at line ${line} column ${column}: JSON numbers must stay under about 1.8e308 in size`,
+      );
+    }
+  }
+  return new JsonInputError(`${source}: a number is out of range (larger than about 1.8e308)`);
 }
 
 /**
@@ -334,7 +365,10 @@ function describeError(
     const first = String.fromCodePoint(text.codePointAt(offset) ?? 0);
     if (/^[\w$.+-]/.test(first)) {
       const token = text.slice(offset, offset + Math.max(1, Math.min(length, MAX_SHOWN_CHARS)));
-      return { offset, message: `unexpected ${showText(token)}` };
+      // A file that is not JSON at all may be a token file behind a symlink: name the position and
+      // quote only words that are plainly JSON mistakes, never arbitrary content.
+      if (token.length <= 1 || JS_WORDS.has(token)) return { offset, message: `unexpected ${showText(token)}` };
+      return { offset, message: `unexpected text (${token.length} characters${token.length >= MAX_SHOWN_CHARS ? " or more" : ""}) where a JSON value or key belongs` };
     }
     return { offset, message: `unexpected character ${showText(first)}` };
   }

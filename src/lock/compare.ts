@@ -42,18 +42,19 @@ export function compareWithLock(lock: Lockfile, snapshot: ServerSnapshot): Chang
   );
   for (const name of added) {
     const definition = (served.get(name) as JsonObject[])[0] as JsonObject;
-    const renamedFrom = renames.get(name);
+    const rename = renames.get(name);
     changes.push(
       change("tool_added", name, {
         after: ownField(definition, "description"),
-        ...(renamedFrom === undefined ? {} : { renamedFrom }),
+        definition,
+        ...(rename === undefined ? {} : { renamedFrom: rename.from, detail: { similarity: rename.similarity } }),
       }),
     );
   }
-  const renamedTo = new Map([...renames].map(([to, from]) => [from, to]));
+  const renamedTo = new Map([...renames].map(([to, rename]) => [rename.from, { to, similarity: rename.similarity }]));
   for (const name of removed) {
-    const to = renamedTo.get(name);
-    changes.push(change("tool_removed", name, to === undefined ? {} : { detail: { renamedTo: to } }));
+    const rename = renamedTo.get(name);
+    changes.push(change("tool_removed", name, rename === undefined ? {} : { detail: { renamedTo: rename.to, similarity: rename.similarity } }));
   }
 
   for (const [name, copies] of served) {
@@ -95,12 +96,26 @@ function change(kind: ChangeKind, tool: string | null, args: Change["args"], sev
   return result;
 }
 
-/** Tools whose definitions match except for the name: a rename, reported on the added tool. */
+/** A likely rename: the removed tool's name, and how similar the descriptions are (100 when only the name changed). */
+interface Rename {
+  from: string;
+  similarity: number;
+}
+
+/** Descriptions at least this similar (Dice coefficient over words) make a removed and an added tool a likely rename. */
+const RENAME_SIMILARITY = 0.8;
+/** Pairs compared for a fuzzy rename; past this, only exact renames are found. */
+const MAX_RENAME_PAIRS = 10_000;
+
+/**
+ * Tools whose definitions match except for the name are a rename; otherwise a removed and an added
+ * tool with near-identical descriptions are "possibly renamed". Reported on the added tool.
+ */
 function findRenames(
   removed: ReadonlyArray<readonly [string, JsonObject]>,
   added: ReadonlyArray<readonly [string, JsonObject]>,
-): Map<string, string> {
-  const renames = new Map<string, string>();
+): Map<string, Rename> {
+  const renames = new Map<string, Rename>();
   if (removed.length === 0 || added.length === 0) return renames;
   const byBody = new Map<string, string[]>();
   for (const [name, definition] of removed) {
@@ -109,12 +124,59 @@ function findRenames(
     if (names) names.push(name);
     else byBody.set(key, [name]);
   }
+  const taken = new Set<string>();
   for (const [name, definition] of added) {
     const candidates = byBody.get(canonicalize(withoutName(definition)));
     const from = candidates?.shift();
-    if (from !== undefined) renames.set(name, from);
+    if (from !== undefined) {
+      renames.set(name, { from, similarity: 100 });
+      taken.add(from);
+    }
+  }
+  const leftRemoved = removed.filter(([name]) => !taken.has(name));
+  const leftAdded = added.filter(([name]) => !renames.has(name));
+  if (leftRemoved.length * leftAdded.length > MAX_RENAME_PAIRS) return renames;
+  const bags = new Map(leftRemoved.map(([name, definition]) => [name, wordBag(ownField(definition, "description"))]));
+  for (const [name, definition] of leftAdded) {
+    const bag = wordBag(ownField(definition, "description"));
+    if (bag === null) continue;
+    let best: Rename | null = null;
+    for (const [from] of leftRemoved) {
+      const other = bags.get(from);
+      if (other === null || other === undefined || taken.has(from)) continue;
+      const similarity = dice(bag, other);
+      if (similarity >= RENAME_SIMILARITY && (best === null || similarity * 100 > best.similarity)) {
+        best = { from, similarity: Math.floor(similarity * 100) };
+      }
+    }
+    if (best !== null) {
+      renames.set(name, best);
+      taken.add(best.from);
+    }
   }
   return renames;
+}
+
+/** Lower-cased words of a description with their counts; null when there is too little text to compare. */
+function wordBag(description: unknown): Map<string, number> | null {
+  if (typeof description !== "string") return null;
+  const words = description.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  if (words.length < 3) return null;
+  const bag = new Map<string, number>();
+  for (const word of words) bag.set(word, (bag.get(word) ?? 0) + 1);
+  return bag;
+}
+
+/** Dice coefficient of two word multisets: 2 x shared / total. */
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let shared = 0;
+  let total = 0;
+  for (const [word, count] of a) {
+    shared += Math.min(count, b.get(word) ?? 0);
+    total += count;
+  }
+  for (const count of b.values()) total += count;
+  return total === 0 ? 0 : (2 * shared) / total;
 }
 
 function withoutName(definition: JsonObject): JsonObject {
@@ -156,6 +218,7 @@ export function compareDefinitions(tool: string, before: JsonObject, after: Json
     if (HANDLED_FIELDS.has(key)) continue;
     const [oldValue, newValue] = field(key);
     if (sameJson(oldValue, newValue)) continue;
+    if (key === "execution" && sameJson(executionWithDefaults(oldValue), executionWithDefaults(newValue))) continue;
     if (META_FIELDS.has(key)) {
       changes.push(change("meta_changed", tool, { fields: [key], before: oldValue, after: newValue }, undefined, `/${escapePointer(key)}`));
     } else {
@@ -166,6 +229,16 @@ export function compareDefinitions(tool: string, before: JsonObject, after: Json
     changes.push(change("definition_changed", tool, { fields: otherFields }));
   }
   return changes;
+}
+
+/**
+ * `execution` as a host reads it: absent means `{"taskSupport": "forbidden"}` (the specification's
+ * default), so spelling the default out is not a change.
+ */
+function executionWithDefaults(value: unknown): unknown {
+  if (value === undefined) return { taskSupport: "forbidden" };
+  if (!isJsonObject(value) || Object.hasOwn(value, "taskSupport")) return value;
+  return { ...value, taskSupport: "forbidden" };
 }
 
 /** A schema as the analyzer sees it: a missing schema accepts anything. */
@@ -263,11 +336,13 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
   for (const [hint, absent, safer] of HINTS) {
     const oldValue = ownField(oldAnnotations, hint);
     const newValue = ownField(newAnnotations, hint);
-    if (sameJson(oldValue, newValue)) continue;
     explained.add(hint);
+    if (sameJson(oldValue, newValue)) continue;
     const oldTruthy = oldValue === undefined ? absent : Boolean(oldValue);
     const newTruthy = newValue === undefined ? absent : Boolean(newValue);
-    const severity: Severity = oldTruthy !== newTruthy && newTruthy === safer ? "error" : "warning";
+    // Same meaning to a host (absent vs its default, false vs null, true vs 1): not a change.
+    if (oldTruthy === newTruthy) continue;
+    const severity: Severity = newTruthy === safer ? "error" : "warning";
     changes.push(
       change("annotations_changed", tool, { reason: hint, before: oldValue, after: newValue, detail: { safer: severity === "error" ? 1 : 0 } }, severity, `/annotations/${hint}`),
     );
@@ -275,7 +350,9 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
   const rest = [...new Set([...Object.keys(oldAnnotations), ...Object.keys(newAnnotations)])]
     .filter((key) => !explained.has(key) && !sameJson(ownField(oldAnnotations, key), ownField(newAnnotations, key)))
     .sort();
-  if (rest.length > 0 || (changes.length === 0 && !(isJsonObject(before) && isJsonObject(after)))) {
+  // An annotations value that is not an object (absent aside) cannot be read as hints at all.
+  const malformed = (value: unknown) => value !== undefined && !isJsonObject(value);
+  if (rest.length > 0 || (changes.length === 0 && (malformed(before) || malformed(after)))) {
     changes.push(change("annotations_changed", tool, { reason: "other", fields: rest, before, after }, "warning", "/annotations"));
   }
   return changes;

@@ -107,8 +107,18 @@ function hashMatches(definition: JsonObject, sha256: string): boolean {
   return sha256Hex(JSON.stringify(definition)) === sha256 || definitionSha256(definition) === sha256;
 }
 
+/** How `parseLockfile` treats a stored hash that does not match its definition. */
+export interface ParseLockOptions {
+  /**
+   * "refuse" (the default) makes it an error. "repair" accepts the definition as stored, records
+   * its name in `repaired`, and rehashes it, so `lock --accept` can rewrite a hand-edited lock.
+   */
+  hashMismatch?: "refuse" | "repair";
+  repaired?: string[];
+}
+
 /** Validate a parsed lockfile strictly: exact keys, known version, hashes that match. */
-export function parseLockfile(parsed: unknown, source: string): Lockfile {
+export function parseLockfile(parsed: unknown, source: string, options: ParseLockOptions = {}): Lockfile {
   const fail = (what: string): never => {
     throw new LockFormatError(`${source}: ${what}; run "mcp-lint lock" to write a fresh lock`);
   };
@@ -144,13 +154,19 @@ export function parseLockfile(parsed: unknown, source: string): Lockfile {
     version: LOCKFILE_VERSION,
     server: { name, version: serverVersion, commandSha256 },
     instructions: known ? { known: true, text: text === "" ? null : text } : { known: false },
-    tools: parseEntries(ownField(parsed, "tools"), "tools", fail),
-    prompts: Object.hasOwn(parsed, "prompts") ? parseEntries(parsed.prompts, "prompts", fail) : null,
-    resources: Object.hasOwn(parsed, "resources") ? parseEntries(parsed.resources, "resources", fail) : null,
+    tools: parseEntries(ownField(parsed, "tools"), "tools", fail, source, options),
+    prompts: Object.hasOwn(parsed, "prompts") ? parseEntries(parsed.prompts, "prompts", fail, source, options) : null,
+    resources: Object.hasOwn(parsed, "resources") ? parseEntries(parsed.resources, "resources", fail, source, options) : null,
   };
 }
 
-function parseEntries(value: unknown, section: string, fail: (what: string) => never): Map<string, LockedEntry> {
+function parseEntries(
+  value: unknown,
+  section: string,
+  fail: (what: string) => never,
+  source: string,
+  options: ParseLockOptions,
+): Map<string, LockedEntry> {
   if (!isJsonObject(value)) return fail(`"${section}" must be an object keyed by name`);
   const entries = new Map<string, LockedEntry>();
   for (const name of Object.keys(value)) {
@@ -170,7 +186,14 @@ function parseEntries(value: unknown, section: string, fail: (what: string) => n
     }
     // The hash only catches corruption or a naive hand edit; review of the diff is the real control.
     if (!hashMatches(definition, sha256)) {
-      return fail(`${where}: "sha256" does not match the definition (edited by hand?)`);
+      if (options.hashMismatch === "repair") {
+        options.repaired?.push(name);
+        entries.set(name, { sha256: definitionSha256(definition), definition });
+        continue;
+      }
+      throw new LockFormatError(
+        `${source}: ${where}: "sha256" does not match the definition (edited by hand?); review the lock's diff, then run "mcp-lint lock --accept" to compare with the server and rewrite it`,
+      );
     }
     entries.set(name, { sha256, definition });
   }

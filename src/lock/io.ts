@@ -1,6 +1,6 @@
 /** File IO for locks and input files: bounded strict reads, atomic writes. */
 
-import { readFile, stat } from "node:fs/promises";
+import { lstat, readFile, stat } from "node:fs/promises";
 import { InputFileError } from "../errors.js";
 import { decodeUtf8Strict, parseJsonStrict } from "../json/parse.js";
 
@@ -43,6 +43,11 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   return parseJsonStrict(await readRequiredText(path, what), path);
 }
 
+/** Load the atomic writer now (before a server that could tamper with files runs). */
+export async function preloadWriter(): Promise<void> {
+  await import("write-file-atomic");
+}
+
 /** The writer used for every file mcp-lint writes; tests may swap it to simulate a crash. */
 export const fileWriter = {
   write: async (path: string, text: string): Promise<void> => {
@@ -52,12 +57,31 @@ export const fileWriter = {
   },
 };
 
-/** Write a file atomically: readers see the old bytes or the new ones, never half. */
+/**
+ * Write a file atomically: readers see the old bytes or the new ones, never half. A path that is a
+ * symbolic link is refused: a committed link could otherwise aim a lock or report at any file the
+ * user can write (write-file-atomic follows links to their target).
+ */
 export async function writeFileSafely(path: string, text: string): Promise<void> {
+  await refuseSymlink(path);
   try {
     await fileWriter.write(path, text);
   } catch (error) {
     throw new InputFileError(`cannot write ${path}: ${errnoText(error)}`);
+  }
+}
+
+/** Refuse an output path that is a symbolic link (see writeFileSafely); call before doing work that would be lost. */
+export async function refuseSymlink(path: string): Promise<void> {
+  let link = false;
+  try {
+    link = (await lstat(path)).isSymbolicLink();
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return;
+    throw new InputFileError(`cannot write ${path}: ${errnoText(error)}`);
+  }
+  if (link) {
+    throw new InputFileError(`refusing to write ${path}: it is a symbolic link; mcp-lint never writes through one, so give the real path`);
   }
 }
 

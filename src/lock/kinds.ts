@@ -106,4 +106,6 @@ export interface ChangeArgs {
   detail?: Record<string, string | number>;
   /** Paths involved when one change stands for several (`schema_changed`). */
   paths?: string[];
+  /** The whole new definition, for a tool that is not in the lock (a reviewer reads all of it). */
+  definition?: { [key: string]: unknown };
 }

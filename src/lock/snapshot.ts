@@ -39,7 +39,7 @@ export function ownField(object: JsonObject, key: string): unknown {
  * Check a tools array as sent by a server or file: every entry an object with a string name and
  * bounded depth. Anything else cannot be locked, so it is an error rather than a silent skip.
  */
-export function validateToolList(tools: unknown, source: string): JsonObject[] {
+export function validateToolList(tools: unknown, source: string, options: { numbersChecked?: boolean } = {}): JsonObject[] {
   if (!Array.isArray(tools)) {
     throw new ToolListError(`${source}: "tools" is not an array`);
   }
@@ -56,8 +56,50 @@ export function validateToolList(tools: unknown, source: string): JsonObject[] {
         `${source}: tool ${JSON.stringify(name)} is nested deeper than ${MAX_DEFINITION_DEPTH} levels; refusing to analyse it`,
       );
     }
+    // A parsed file was checked for out-of-range numbers already; a live answer was not.
+    const huge = options.numbersChecked === true ? null : nonFinitePath(tool);
+    if (huge !== null) {
+      throw new ToolListError(
+        `${source}: tool ${JSON.stringify(name)} has a number out of range at ${huge} (larger than about 1.8e308); it cannot be locked`,
+      );
+    }
   });
   return tools as JsonObject[];
+}
+
+/**
+ * JSON Pointer to the first number that parsed as Infinity (a server sent `1e400`), or null. A
+ * file is checked when it is parsed; this catches the same thing in what a live server sent.
+ */
+function nonFinitePath(root: unknown): string | null {
+  if (!hasNonFinite(root)) return null;
+  const stack: Array<[unknown, string]> = [[root, ""]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (typeof value === "number" && !Number.isFinite(value)) return path === "" ? "/" : path;
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push([item, `${path}/${index}`]));
+    } else if (isJsonObject(value)) {
+      for (const key of Object.keys(value)) stack.push([value[key], `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+    }
+  }
+  return null;
+}
+
+/** The fast check behind nonFinitePath: no path strings built unless something is found. */
+function hasNonFinite(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (isJsonObject(value)) {
+      for (const key of Object.keys(value)) stack.push(value[key]);
+    }
+  }
+  return false;
 }
 
 /**
@@ -100,7 +142,7 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
   const serverInfo = body === null ? undefined : ownField(body, "serverInfo");
   const info = isJsonObject(serverInfo) ? serverInfo : null;
   return {
-    tools: validateToolList(tools, source),
+    tools: validateToolList(tools, source, { numbersChecked: true }),
     instructions: instructions === undefined ? { known: false } : { known: true, text: instructions || null },
     name: stringOrNull(info && ownField(info, "name")),
     version: stringOrNull(info && ownField(info, "version")),

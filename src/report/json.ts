@@ -3,7 +3,11 @@
 import type { Change } from "../lock/kinds.js";
 import { countBySeverity } from "../lock/engine.js";
 import { changeMessage } from "./messages.js";
+import { neutralize } from "./neutralize.js";
+import { textHunks } from "./text-diff.js";
 import type { ReportInput } from "./terminal.js";
+
+const TEXT_KINDS: ReadonlySet<string> = new Set(["description_changed", "title_changed", "schema_text_changed", "instructions_changed", "annotations_changed"]);
 
 /** Version of the JSON report's shape; bumped only on an incompatible change. */
 export const REPORT_VERSION = 1;
@@ -27,7 +31,7 @@ export function buildJsonReport(input: ReportInput, outcome: string, exitCode: n
     },
     summary: countBySeverity(input.changes),
     changes: input.changes.map(changeEntry),
-    notes: input.notes.map((note) => ({ tool: note.tool, severity: note.severity, message: note.message })),
+    notes: input.notes.map((note) => ({ tool: note.tool, severity: note.severity, message: neutralize(note.message) })),
   };
 }
 
@@ -48,5 +52,10 @@ function changeEntry(change: Change): Record<string, unknown> {
   if (args.renamedFrom !== undefined) entry.renamed_from = args.renamedFrom;
   if (args.count !== undefined) entry.count = args.count;
   if (args.detail !== undefined) entry.detail = args.detail;
+  if (args.definition !== undefined) entry.definition = args.definition;
+  // Every edit of a text the model reads, whole; values are raw (JSON escapes them), messages are inert.
+  if (TEXT_KINDS.has(change.kind) && typeof args.before === "string" && typeof args.after === "string") {
+    entry.hunks = textHunks(args.before, args.after);
+  }
   return entry;
 }

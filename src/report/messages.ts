@@ -2,26 +2,59 @@
 
 import type { Change } from "../lock/kinds.js";
 import { SCHEMA_REASONS } from "../schema/reasons.js";
-import { clip, locateEdit, visible } from "./visible.js";
+import { neutralize } from "./neutralize.js";
+import { textHunks } from "./text-diff.js";
 
-const QUOTE = 120;
+// JSON values that are not text (whole annotations, limits) are cut for a one-line message; text the
+// model reads is never cut when it is new, since a payload can sit at its end.
+const MAX_JSON_SHOWN = 300;
+const MAX_REMOVED_SHOWN = 300;
 
-/** Quote a JSON value for a message: strings visible and clipped, other values as compact JSON. */
+/** Quote a JSON value for a message: strings whole and made inert, other values as compact JSON. */
 export function quote(value: unknown): string {
   if (value === undefined) return "(absent)";
-  if (typeof value === "string") return `"${clip(visible(value), QUOTE)}"`;
-  return clip(visible(JSON.stringify(value)), QUOTE);
+  if (typeof value === "string") return `"${neutralize(value)}"`;
+  return cut(neutralize(JSON.stringify(value) ?? "null"), MAX_JSON_SHOWN);
 }
 
-/** The largest inserted or replaced part of a text edit, quoted; what was removed when nothing was added. */
-function describeTextEdit(before: unknown, after: unknown): string {
-  if (typeof before !== "string" || typeof after !== "string") {
-    return `${quote(before)} -> ${quote(after)}`;
-  }
-  const edit = locateEdit(before, after);
-  if (edit.inserted === "") return `removed ${quote(edit.removed)}`;
-  if (edit.removed === "") return `inserted ${quote(edit.inserted)}`;
-  return `replaced ${quote(edit.removed)} with ${quote(edit.inserted)}`;
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}...(${text.length - max} more characters)`;
+}
+
+/**
+ * Every edit between two texts, in order, each whole: `inserted "..."`, `replaced "..." with
+ * "..."`, `removed "..."` (long removed text is cut; it no longer reaches the model).
+ */
+export function describeTextEdit(before: unknown, after: unknown): string {
+  if (typeof before !== "string" || typeof after !== "string") return `${quote(before)} -> ${quote(after)}`;
+  const removedText = (text: string) => `"${cut(neutralize(text), MAX_REMOVED_SHOWN)}"`;
+  const parts = textHunks(before, after).map((hunk) => {
+    if (hunk.op === "insert") return `inserted ${quote(hunk.after)}`;
+    if (hunk.op === "delete") return `removed ${removedText(hunk.before)}`;
+    return `replaced ${removedText(hunk.before)} with ${quote(hunk.after)}`;
+  });
+  return parts.join("; ");
+}
+
+/** How many edits a text change holds, for the terminal's short line above the diff. */
+export function editCount(before: unknown, after: unknown): string {
+  if (typeof before !== "string" || typeof after !== "string") return "";
+  const hunks = textHunks(before, after);
+  const count = (op: string, word: string) => {
+    const n = hunks.filter((hunk) => hunk.op === op).length;
+    return n === 0 ? [] : [`${n} ${word}${n === 1 ? "" : "s"}`];
+  };
+  return [...count("insert", "insertion"), ...count("replace", "replacement"), ...count("delete", "deletion")].join(", ");
+}
+
+/** The facts of a schema finding as `name: value` pairs; values arrive as display-ready JSON text or numbers. */
+function schemaFacts(detail: Record<string, string | number> | undefined): string {
+  if (detail === undefined) return "";
+  const facts = Object.keys(detail).map((key) => {
+    const value = detail[key];
+    return `${neutralize(key)}: ${typeof value === "number" ? String(value) : neutralize(value ?? "")}`;
+  });
+  return facts.length === 0 ? "" : ` (${facts.join(", ")})`;
 }
 
 function schemaReason(change: Change): string {
@@ -29,11 +62,7 @@ function schemaReason(change: Change): string {
   const info = reason !== undefined && Object.hasOwn(SCHEMA_REASONS, reason)
     ? SCHEMA_REASONS[reason as keyof typeof SCHEMA_REASONS]
     : undefined;
-  const detail = change.args.detail;
-  const facts = detail === undefined
-    ? ""
-    : ` (${Object.keys(detail).map((key) => `${key}: ${quote(detail[key])}`).join(", ")})`;
-  return `${info?.summary ?? reason ?? "changed"}${facts}`;
+  return `${info?.summary ?? reason ?? "changed"}${schemaFacts(change.args.detail)}`;
 }
 
 const HINT_WORDS: Record<string, string> = {
@@ -43,55 +72,77 @@ const HINT_WORDS: Record<string, string> = {
   openWorldHint: "open-world",
 };
 
-/** The one-line message for a change. */
+/** A path for a message: made inert like any server text (property names come from the server). */
+function at(path: string | undefined): string {
+  return neutralize(path ?? "");
+}
+
+function renameNote(change: Change): string {
+  const { renamedFrom } = change.args;
+  if (renamedFrom === undefined) return "";
+  const similarity = change.args.detail?.similarity;
+  if (typeof similarity === "number" && similarity < 100) {
+    return `; possibly renamed from ${quote(renamedFrom)} (description ${similarity}% similar)`;
+  }
+  return `; renamed from ${quote(renamedFrom)} (same definition otherwise)`;
+}
+
+/** The one-line message for a change, with every inserted character of text the model reads. */
 export function changeMessage(change: Change): string {
   const { args } = change;
-  const at = change.path ?? "";
   switch (change.kind) {
     case "duplicate_tool":
       return `${args.count ?? 2} tools are named ${quote(change.tool)}; a client may pick either one`;
     case "tool_added": {
-      const start = typeof args.after === "string" ? clip(visible(args.after), 100) : "(no description)";
-      const rename = args.renamedFrom === undefined ? "" : `renamed from ${quote(args.renamedFrom)}; `;
-      return `new tool, not in the lock; ${rename}description starts "${start}"`;
+      const description = typeof args.after === "string" ? `description ${quote(args.after)}` : "no description";
+      return `new tool, not in the lock${renameNote(change)}; ${description}`;
     }
     case "tool_removed": {
       const to = args.detail?.renamedTo;
-      return to === undefined ? "tool is no longer served" : `tool is no longer served (renamed to ${quote(to)})`;
+      if (to === undefined) return "tool is no longer served";
+      const similarity = args.detail?.similarity;
+      return typeof similarity === "number" && similarity < 100
+        ? `tool is no longer served (possibly renamed to ${quote(to)}, description ${similarity}% similar)`
+        : `tool is no longer served (renamed to ${quote(to)})`;
     }
     case "description_changed":
       return `description changed: ${describeTextEdit(args.before, args.after)}`;
     case "title_changed":
       return `title changed: ${quote(args.before)} -> ${quote(args.after)}`;
     case "schema_text_changed":
-      if (args.reason === "text_added" || args.reason === "name_added") return `new text the model reads at ${at}: ${quote(args.after)}`;
-      if (args.reason === "text_removed") return `text removed at ${at}: ${quote(args.before)}`;
-      return `text at ${at} changed: ${describeTextEdit(args.before, args.after)}`;
+      if (args.reason === "name_added" || args.reason === "names_added") {
+        return `new named sub-schema${(args.paths?.length ?? 1) === 1 ? "" : "s"} the model reads: ${(args.paths ?? [change.path ?? ""]).map(at).join(", ")}`;
+      }
+      if (args.reason === "text_added") return `new text the model reads at ${at(change.path)}: ${quote(args.after)}`;
+      if (args.reason === "text_removed") return `text removed at ${at(change.path)}: ${quote(args.before)}`;
+      return `text at ${at(change.path)} changed: ${describeTextEdit(args.before, args.after)}`;
     case "schema_widened":
-      return `input schema accepts or asks for more at ${at}: ${schemaReason(change)}`;
+      return `input schema accepts or asks for more at ${at(change.path)}: ${schemaReason(change)}`;
     case "schema_changed":
-      return `input schema changed structurally at ${(args.paths ?? [at]).join(", ")}; review the diff`;
+      return `input schema changed structurally at ${uniquePaths(args.paths ?? [change.path ?? ""]).map(at).join(", ")}; review the diff`;
     case "output_schema_changed": {
       const how = args.reason === "added" ? "added" : args.reason === "removed" ? "removed" : args.reason === "widened" ? "widened" : "changed";
-      const where = args.paths && args.paths.length > 0 ? ` at ${args.paths.join(", ")}` : "";
+      const where = args.paths && args.paths.length > 0 ? ` at ${uniquePaths(args.paths).map(at).join(", ")}` : "";
       return `output schema ${how}${where}`;
     }
     case "annotations_changed": {
       if (args.reason === "title") return `annotations.title changed (shown to the user): ${quote(args.before)} -> ${quote(args.after)}`;
       const hint = args.reason ?? "";
-      if (hint in HINT_WORDS) {
+      if (Object.hasOwn(HINT_WORDS, hint)) {
         const safer = args.detail?.safer === 1;
-        return `${hint} ${quote(args.before)} -> ${quote(args.after)}${safer ? `: the tool now claims to be ${change.args.reason === "destructiveHint" || change.args.reason === "openWorldHint" ? "not " : ""}${HINT_WORDS[hint]}` : ""}`;
+        const negated = hint === "destructiveHint" || hint === "openWorldHint";
+        return `${hint} ${quote(args.before)} -> ${quote(args.after)}${safer ? `: the tool now claims to be ${negated ? "not " : ""}${HINT_WORDS[hint]}` : ""}`;
       }
-      return `annotations changed${args.fields && args.fields.length > 0 ? `: ${args.fields.join(", ")}` : ""}`;
+      const fields = args.fields && args.fields.length > 0 ? ` (${args.fields.map((field) => neutralize(field)).join(", ")})` : "";
+      return `annotations changed${fields}: ${quote(args.before)} -> ${quote(args.after)}`;
     }
     case "meta_changed":
-      return `${(args.fields ?? []).join(", ")} changed; hosts act on it or show it to users`;
+      return `${(args.fields ?? []).map((field) => neutralize(field)).join(", ")} changed (hosts act on it or show it to users): ${quote(args.before)} -> ${quote(args.after)}`;
     case "definition_changed":
       return `other fields of the definition changed: ${(args.fields ?? []).map((field) => quote(field)).join(", ")}`;
     case "instructions_changed":
       if (args.reason === "removed") return "server instructions removed";
-      if (args.reason === "not_in_lock") return `server instructions not in lock; they start ${quote(args.after)}`;
+      if (args.reason === "not_in_lock") return `server instructions not in the lock: ${quote(args.after)}`;
       return `server instructions changed: ${describeTextEdit(args.before, args.after)}`;
     case "instructions_unchecked":
       return "the lock holds server instructions but this run does not know them (a --from file without \"instructions\"), so they were not checked";
@@ -99,4 +150,8 @@ export function changeMessage(change: Change): string {
       if (args.reason === "command") return "the launch command changed (compared by hash; the command is never stored)";
       return `server ${args.reason ?? "version"} changed: ${quote(args.before)} -> ${quote(args.after)}`;
   }
+}
+
+function uniquePaths(paths: readonly string[]): string[] {
+  return [...new Set(paths)];
 }

@@ -35,22 +35,51 @@ const ALWAYS_ESCAPED: ReadonlyArray<readonly [number, number]> = [
 ];
 
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
-const LETTER = /[\p{L}\p{M}\p{N}]/u;
-const LATIN = /\p{Script=Latin}/u;
-// Scripts whose letters pass for Latin ones; in a word that also has Latin letters they are escaped.
-const LOOKALIKE = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}\p{Script=Coptic}]/u;
 const PLAIN = /^[\x20-\x7e]*$/;
 
-function alwaysEscaped(code: number): boolean {
-  for (const [low, high] of ALWAYS_ESCAPED) {
+// Scripts whose letters pass for Latin ones (Greek and Coptic, Cyrillic, Armenian, Cherokee); in a
+// word that also has Latin letters they are escaped. Numeric ranges: a Unicode property regex per
+// character made a 10 MB CJK text take seconds.
+const LOOKALIKE_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x0370, 0x058f],
+  [0x13a0, 0x13ff],
+  [0x1c80, 0x1c8f],
+  [0x1f00, 0x1fff],
+  [0x2c80, 0x2cff],
+  [0x2de0, 0x2dff],
+  [0xa640, 0xa69f],
+  [0xab70, 0xabbf],
+  [0xfb13, 0xfb17],
+];
+const LATIN_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x0041, 0x005a],
+  [0x0061, 0x007a],
+  [0x00c0, 0x024f],
+  [0x1e00, 0x1eff],
+  [0x2c60, 0x2c7f],
+  [0xa720, 0xa7ff],
+  [0xab30, 0xab6f],
+];
+
+function inRanges(code: number, ranges: ReadonlyArray<readonly [number, number]>): boolean {
+  for (const [low, high] of ranges) {
     if (code < low) return false;
     if (code <= high) return true;
   }
   return false;
 }
 
-function escape(char: string): string {
-  return `\\u{${(char.codePointAt(0) as number).toString(16).toUpperCase()}}`;
+function alwaysEscaped(code: number): boolean {
+  return inRanges(code, ALWAYS_ESCAPED);
+}
+
+/** Part of a word for the mixed-script test: ASCII letters and digits, and letters past Latin-1's symbols. */
+function wordChar(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0xc0 && !alwaysEscaped(code) && code !== 0xd7 && code !== 0xf7);
+}
+
+function escape(code: number): string {
+  return `\\u{${code.toString(16).toUpperCase()}}`;
 }
 
 /** Options for {@link neutralize}. */
@@ -80,58 +109,69 @@ export function neutralizeLines(text: string): string[] {
 }
 
 function escapeUnsafe(text: string): string {
-  const chars = Array.from(text);
-  const mixed = mixedScriptWords(chars);
-  let out = "";
-  for (let index = 0; index < chars.length; index++) {
-    const char = chars[index] as string;
-    const code = char.codePointAt(0) as number;
-    if (code >= 0x20 && code <= 0x7e) {
-      out += char;
-    } else if (alwaysEscaped(code)) {
-      out += keptInEmoji(chars, index, code) ? char : escape(char);
-    } else if (mixed[index] === true) {
-      out += escape(char);
-    } else {
-      out += char;
+  const lookalikes = hasLookalike(text) ? mixedScriptLookalikes(text) : null;
+  const parts: string[] = [];
+  let safeFrom = 0;
+  for (let index = 0; index < text.length; ) {
+    const code = text.codePointAt(index) as number;
+    const width = code > 0xffff ? 2 : 1;
+    const unsafe = (code < 0x20 || code > 0x7e) && ((alwaysEscaped(code) && !keptInEmoji(text, index, width, code)) || lookalikes?.has(index) === true);
+    if (unsafe) {
+      parts.push(text.slice(safeFrom, index), escape(code));
+      safeFrom = index + width;
     }
+    index += width;
   }
-  return out;
+  parts.push(text.slice(safeFrom));
+  return parts.join("");
 }
 
 /** ZWJ between two pictographs, and VS16 after one, are part of an emoji, not hidden text. */
-function keptInEmoji(chars: readonly string[], index: number, code: number): boolean {
-  const before = chars[index - 1];
-  if (before === undefined || !PICTOGRAPHIC.test(before)) return false;
+function keptInEmoji(text: string, index: number, width: number, code: number): boolean {
+  if (code !== 0xfe0f && code !== 0x200d) return false;
+  if (!PICTOGRAPHIC.test(charBefore(text, index))) return false;
   if (code === 0xfe0f) return true;
-  if (code !== 0x200d) return false;
-  const after = chars[index + 1];
-  return after !== undefined && PICTOGRAPHIC.test(after);
+  const next = text.codePointAt(index + width);
+  return next !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(next));
 }
 
-/** Marks the look-alike letters of each word that mixes them with Latin letters (`pаypal` with a Cyrillic а). */
-function mixedScriptWords(chars: readonly string[]): boolean[] {
-  const marks: boolean[] = [];
-  let start = 0;
-  for (let index = 0; index <= chars.length; index++) {
-    const char = chars[index];
-    if (char !== undefined && LETTER.test(char)) continue;
-    if (index > start) markWord(chars, start, index, marks);
-    start = index + 1;
+function charBefore(text: string, index: number): string {
+  if (index === 0) return "";
+  const low = text.charCodeAt(index - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(index - 2, index);
   }
-  return marks;
+  return text.charAt(index - 1);
 }
 
-function markWord(chars: readonly string[], start: number, end: number, marks: boolean[]): void {
+function hasLookalike(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x370 && inRanges(code, LOOKALIKE_RANGES)) return true;
+  }
+  return false;
+}
+
+/** Offsets of the look-alike letters of each word that mixes them with Latin letters (`pаypal` with a Cyrillic а). */
+function mixedScriptLookalikes(text: string): Set<number> {
+  const marks = new Set<number>();
   let latin = false;
-  let lookalike = false;
-  for (let index = start; index < end; index++) {
-    const char = chars[index] as string;
-    if (LATIN.test(char)) latin = true;
-    else if (LOOKALIKE.test(char)) lookalike = true;
+  let found: number[] = [];
+  const endWord = () => {
+    if (latin) for (const offset of found) marks.add(offset);
+    latin = false;
+    found = [];
+  };
+  for (let index = 0; index < text.length; ) {
+    const code = text.codePointAt(index) as number;
+    if (!wordChar(code)) endWord();
+    else if (inRanges(code, LATIN_RANGES)) latin = true;
+    else if (inRanges(code, LOOKALIKE_RANGES)) found.push(index);
+    index += code > 0xffff ? 2 : 1;
   }
-  if (!latin || !lookalike) return;
-  for (let index = start; index < end; index++) if (LOOKALIKE.test(chars[index] as string)) marks[index] = true;
+  endWord();
+  return marks;
 }
 
 /** Cut already-neutralized text to `max` characters for a name-like field (tool, server, version). */

@@ -1,12 +1,14 @@
-/** The terminal report: changes grouped by tool, each with its message and the diff a reviewer needs. */
+/** The terminal report: one line per changed tool, then each change with the diff a reviewer needs. */
 
 import type { Lockfile } from "../lock/format.js";
-import type { Change } from "../lock/kinds.js";
+import type { Change, Severity } from "../lock/kinds.js";
 import { countBySeverity } from "../lock/engine.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ownField } from "../lock/snapshot.js";
-import { changeMessage } from "./messages.js";
-import { clip, editLines, visible } from "./visible.js";
+import { changeMessage, editCount } from "./messages.js";
+import { capDisplay, neutralize, neutralizeLines } from "./neutralize.js";
+import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
+import { type DiffStyle, diffDisplayLines, textSegments } from "./text-diff.js";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -29,15 +31,22 @@ export interface Note {
 
 /** Kinds whose report shows a structural schema diff. */
 export const SCHEMA_KINDS: ReadonlySet<string> = new Set(["schema_widened", "schema_changed", "schema_text_changed", "output_schema_changed"]);
-const TEXT_KINDS = new Set(["description_changed", "title_changed", "schema_text_changed", "instructions_changed"]);
+
+/** Longest tool name, server name or version shown; a 2 MB name must not flood the report. */
+export const MAX_NAME_SHOWN = 120;
+
+/** A server-chosen name, made inert and capped. */
+export function showName(name: string): string {
+  return capDisplay(neutralize(name), MAX_NAME_SHOWN);
+}
 
 /** One line naming the server and what was compared. */
 export function headerLine(input: ReportInput): string {
   const { snapshot } = input;
-  const who = snapshot.name === null ? "server" : `server ${visible(snapshot.name)}${snapshot.version === null ? "" : ` ${visible(snapshot.version)}`}`;
+  const who = snapshot.name === null ? "server" : `server ${showName(snapshot.name)}${snapshot.version === null ? "" : ` ${showName(snapshot.version)}`}`;
   const how = snapshot.transport === "file" ? "from file" : `over ${snapshot.transport}`;
   const count = `${snapshot.tools.length} tool${snapshot.tools.length === 1 ? "" : "s"}`;
-  return `mcp-lint lock${input.mode === "check" ? " --check" : ""}: ${who} ${how}, ${count}; lock ${visible(input.lockPath)}`;
+  return `mcp-lint lock${input.mode === "check" ? " --check" : ""}: ${who} ${how}, ${count}; lock ${neutralize(input.lockPath)}`;
 }
 
 /** The closing count line. */
@@ -47,31 +56,34 @@ export function summaryLine(changes: readonly Change[]): string {
   return `${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${counts.info} info`;
 }
 
-/** Render the whole report as lines of plain ASCII text. */
-export function renderTerminal(input: ReportInput): string {
+const SEVERITY_COLOUR = { error: "red", warning: "yellow", info: "cyan" } as const;
+const INDENT_DETAIL = " ".repeat(13);
+
+/** Render the whole report. Server text is neutralized; colour and wrapping follow `style`. */
+export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_STYLE): string {
   const lines: string[] = [headerLine(input), ""];
-  const groups = new Map<string | null, Change[]>();
-  for (const change of input.changes) {
-    const group = groups.get(change.tool);
-    if (group) group.push(change);
-    else groups.set(change.tool, [change]);
+  const groups = groupByTool(input);
+  const severity = (level: Severity | "note", width: number) => {
+    const text = pad(level, width);
+    return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
+  };
+
+  if (input.changes.length > 0) {
+    lines.push(...overviewLines(input.changes, severity), "");
   }
-  for (const note of input.notes) {
-    if (!groups.has(note.tool)) groups.set(note.tool, []);
-  }
-  const order = [...groups.keys()].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1));
-  for (const tool of order) {
-    lines.push(tool === null ? "(server)" : visible(tool));
-    const changes = groups.get(tool) ?? [];
+  const diffStyle: DiffStyle = {
+    removed: (text) => paint(style, "red", `[-${text}-]`),
+    inserted: (text) => paint(style, "green", `{+${text}+}`),
+  };
+  for (const [tool, changes] of groups) {
+    lines.push(tool === null ? "(server)" : paint(style, "bold", neutralize(capDisplay(tool, MAX_NAME_SHOWN), { lineStart: true })));
     for (const change of changes) {
-      lines.push(`  ${pad(change.severity, 8)}${pad(change.kind, 23)}${changeMessage(change)}`);
-      if (TEXT_KINDS.has(change.kind) && typeof change.args.before === "string" && typeof change.args.after === "string") {
-        const edit = editLines(change.args.before, change.args.after);
-        lines.push(`${" ".repeat(12)}before: ${edit.before}`, `${" ".repeat(12)}after:  ${edit.after}`);
-      }
+      const { headline, block } = changeLines(change, diffStyle);
+      lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
+      lines.push(...block.map((line) => `${INDENT_DETAIL}${line}`));
     }
     for (const note of input.notes.filter((item) => item.tool === tool)) {
-      lines.push(`  ${pad("note", 8)}${pad("", 23)}${note.message}`);
+      lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
     }
     if (tool !== null && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
       lines.push(...schemaDiffs(input, tool, changes));
@@ -84,24 +96,98 @@ export function renderTerminal(input: ReportInput): string {
     lines.push("No changes.", "");
   }
   lines.push(summaryLine(input.changes));
-  return `${lines.join("\n")}\n`;
+  return `${lines.flatMap((line) => wrapLine(line, style.width)).join("\n")}\n`;
 }
 
-/** On a first lock there is nothing to compare: show what is being recorded, so it gets a look. */
+/** Changes and notes by tool, tools in name order, server-level last. */
+function groupByTool(input: ReportInput): Map<string | null, Change[]> {
+  const groups = new Map<string | null, Change[]>();
+  for (const change of input.changes) {
+    const group = groups.get(change.tool);
+    if (group) group.push(change);
+    else groups.set(change.tool, [change]);
+  }
+  for (const note of input.notes) if (!groups.has(note.tool)) groups.set(note.tool, []);
+  const order = [...groups.keys()].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1));
+  return new Map(order.map((tool) => [tool, groups.get(tool) ?? []]));
+}
+
+/** The opening overview: one line per changed tool with its top severity and the kinds of change. */
+function overviewLines(changes: readonly Change[], severity: (level: Severity, width: number) => string): string[] {
+  const byTool = new Map<string | null, Change[]>();
+  for (const change of changes) {
+    const group = byTool.get(change.tool);
+    if (group) group.push(change);
+    else byTool.set(change.tool, [change]);
+  }
+  const rank = { info: 0, warning: 1, error: 2 } as const;
+  const rows = [...byTool].map(([tool, group]) => {
+    const top = group.reduce<Severity>((best, change) => (rank[change.severity] > rank[best] ? change.severity : best), "info");
+    return { tool, top, kinds: [...new Set(group.map((change) => change.kind))].join(", ") };
+  });
+  rows.sort((a, b) => rank[b.top] - rank[a.top] || (a.tool === b.tool ? 0 : a.tool === null ? 1 : b.tool === null ? -1 : a.tool < b.tool ? -1 : 1));
+  const names = rows.map((row) => (row.tool === null ? "(server)" : showName(row.tool)));
+  const width = Math.min(32, Math.max(...names.map((name) => name.length)) + 2);
+  const tools = rows.filter((row) => row.tool !== null).length;
+  const title = tools === 0 ? "Changed: the server" : `Changed: ${tools} tool${tools === 1 ? "" : "s"}${rows.length > tools ? " and the server" : ""}`;
+  return [title, ...rows.map((row, index) => `  ${severity(row.top, 9)}${pad(names[index] as string, width)}${row.kinds}`)];
+}
+
+/** What the terminal shows for one change: a short headline and, for text, every edit as lines. */
+function changeLines(change: Change, diffStyle: DiffStyle): { headline: string; block: string[] } {
+  const { args } = change;
+  const textDiff = (what: string) => {
+    if (typeof args.before !== "string" || typeof args.after !== "string") return { headline: changeMessage(change), block: [] };
+    const count = editCount(args.before, args.after);
+    return {
+      headline: `${what} changed${count === "" ? "" : `: ${count}`}`,
+      block: diffDisplayLines(textSegments(args.before, args.after), (text) => neutralize(text), diffStyle),
+    };
+  };
+  switch (change.kind) {
+    case "description_changed":
+      return textDiff("description");
+    case "title_changed":
+      return textDiff("title");
+    case "instructions_changed":
+      if (args.reason === "changed") return textDiff("server instructions");
+      if (args.reason === "not_in_lock" && typeof args.after === "string") {
+        return { headline: "server instructions not in the lock:", block: neutralizeLines(args.after) };
+      }
+      return { headline: changeMessage(change), block: [] };
+    case "schema_text_changed":
+      if (args.reason === "text_changed") return textDiff(`text at ${neutralize(change.path ?? "")}`);
+      if (args.reason === "text_added" && typeof args.after === "string") {
+        return { headline: `new text the model reads at ${neutralize(change.path ?? "")}:`, block: neutralizeLines(args.after) };
+      }
+      return { headline: changeMessage(change), block: [] };
+    case "tool_added": {
+      const headline = changeMessage({ ...change, args: { ...args, after: undefined } }).replace(/; no description$/, "");
+      const block: string[] = [];
+      block.push(...(typeof args.after === "string" ? ["description:", ...neutralizeLines(args.after).map((line) => `  ${line}`)] : ["no description"]));
+      const schema = args.definition === undefined ? undefined : ownField(args.definition, "inputSchema");
+      if (schema !== undefined) {
+        block.push("input schema:", ...(JSON.stringify(schema, null, 2) ?? "null").split("\n").map((line) => `  ${neutralize(line)}`));
+      }
+      return { headline, block };
+    }
+    default:
+      return { headline: changeMessage(change), block: [] };
+  }
+}
+
+/** On a first lock there is nothing to compare: show all the text being recorded, so it gets a look. */
 function firstLockLines(snapshot: ServerSnapshot): string[] {
   const lines = ["Recording (no lock yet):"];
   for (const tool of snapshot.tools) {
     const description = ownField(tool, "description");
-    const start = typeof description === "string" ? ` - ${clip(visible(description), 80)}` : "";
-    lines.push(`  ${visible(String(tool.name))}${start}`);
+    lines.push(`  ${showName(String(tool.name))}`);
+    if (typeof description === "string") lines.push(...neutralizeLines(description).map((line) => `      ${line}`));
   }
   const { instructions } = snapshot;
-  const said = !instructions.known
-    ? "not known (not in the input)"
-    : instructions.text === null
-      ? "none"
-      : clip(visible(instructions.text), 80);
-  lines.push(`  instructions: ${said}`);
+  if (!instructions.known) lines.push("  instructions: not known (not in the input)");
+  else if (instructions.text === null) lines.push("  instructions: none");
+  else lines.push("  instructions:", ...neutralizeLines(instructions.text).map((line) => `      ${line}`));
   return lines;
 }
 
@@ -124,3 +210,4 @@ function schemaDiffs(input: ReportInput, tool: string, changes: readonly Change[
 function pad(text: string, width: number): string {
   return text.length >= width ? `${text} ` : text + " ".repeat(width - text.length);
 }
+

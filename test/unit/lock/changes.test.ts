@@ -54,7 +54,7 @@ function kinds(before: ServerSnapshot, after: ServerSnapshot) {
 
 describe("server-level and list rows", () => {
   it("tool_added: a tool not in the lock is an error", () => {
-    expect(kinds(snapshot([read]), snapshot([read, write]))).toEqual([["tool_added", "error", "write", { after: "Write a file." }]]);
+    expect(kinds(snapshot([read]), snapshot([read, write]))).toEqual([["tool_added", "error", "write", { after: "Write a file.", definition: write }]]);
   });
 
   it("tool_removed: a locked tool no longer served is info", () => {
@@ -65,9 +65,25 @@ describe("server-level and list rows", () => {
     const renamed = { ...write, name: "write_v2" };
     const changes = kinds(snapshot([read, write]), snapshot([read, renamed]));
     expect(changes).toEqual([
-      ["tool_removed", "info", "write", { detail: { renamedTo: "write_v2" } }],
-      ["tool_added", "error", "write_v2", { after: "Write a file.", renamedFrom: "write" }],
+      ["tool_removed", "info", "write", { detail: { renamedTo: "write_v2", similarity: 100 } }],
+      ["tool_added", "error", "write_v2", { after: "Write a file.", definition: renamed, renamedFrom: "write", detail: { similarity: 100 } }],
     ]);
+  });
+
+  it("a removed and an added tool with near-identical descriptions are a possible rename, with the similarity", () => {
+    const search = { name: "search_docs", description: "Search the documentation for a query and return the ten best matching pages with titles.", inputSchema: { type: "object" } };
+    const renamed = { name: "find_docs", description: "Search the documentation for a query and return the ten best matching pages with their titles.", inputSchema: { type: "object" } };
+    const changes = kinds(snapshot([read, search]), snapshot([read, renamed]));
+    const added = changes.find(([kind]) => kind === "tool_added")?.[3] as { renamedFrom?: string; detail?: { similarity?: number } };
+    expect(added.renamedFrom).toBe("search_docs");
+    expect(added.detail?.similarity).toBeGreaterThanOrEqual(80);
+    expect(added.detail?.similarity).toBeLessThan(100);
+  });
+
+  it("an unrelated added tool is not called a rename", () => {
+    const other = { name: "send_mail", description: "Send an email message to a recipient with a subject line.", inputSchema: { type: "object" } };
+    const changes = kinds(snapshot([read, write]), snapshot([read, other]));
+    expect((changes.find(([kind]) => kind === "tool_added")?.[3] as { renamedFrom?: string }).renamedFrom).toBeUndefined();
   });
 
   it("duplicate_tool: two tools with one name, each copy compared", () => {
