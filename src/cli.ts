@@ -28,6 +28,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     output.out(`${version}\n`);
     return 0;
   }
+  argv = glueStdoutJson(argv);
   const cli = cac("mcp-lint");
   let task: Promise<number> | null = null;
   cli
@@ -124,6 +125,25 @@ export async function main(args: readonly string[], output: Output): Promise<num
     throw new UsageError(`${cacMessage(error)}; see mcp-lint --help`);
   }
   return task === null ? 0 : await task;
+}
+
+/** cac reads a lone "-" as a missing value; `--json -` (stdout) is passed on as `--json=-`. Server args after `--` stay as given. */
+function glueStdoutJson(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    if (arg === "--") {
+      out.push(...argv.slice(index));
+      break;
+    }
+    if (arg === "--json" && argv[index + 1] === "-") {
+      out.push("--json=-");
+      index++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 function cacMessage(error: unknown): string {

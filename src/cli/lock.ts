@@ -9,7 +9,7 @@ import { type Lockfile, parseLockfile } from "../lock/format.js";
 import { preloadWriter, readJsonFile, readRequiredText, readTextIfExists, refuseSymlink, writeFileSafely } from "../lock/io.js";
 import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
 import { parseJsonStrict, preloadJsonTools } from "../json/parse.js";
-import { buildJsonReport } from "../report/json.js";
+import { buildJsonReport, jsonReportText } from "../report/json.js";
 import { quote } from "../report/messages.js";
 import { neutralize } from "../report/neutralize.js";
 import { PLAIN_STYLE, type TerminalStyle } from "../report/style.js";
@@ -136,7 +136,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     }
   }
   if (flags.json !== null) {
-    const text = redactor.text(`${JSON.stringify(buildJsonReport(input, outcome, exitCode), null, 2)}\n`);
+    const text = jsonReportText(buildJsonReport(input, outcome, exitCode), (raw) => redactor.text(raw));
     if (jsonToStdout) output.out(text);
     else await writeFileSafely(flags.json, text);
   }

@@ -9,6 +9,15 @@ import type { ReportInput } from "./terminal.js";
 
 const TEXT_KINDS: ReadonlySet<string> = new Set(["description_changed", "title_changed", "schema_text_changed", "instructions_changed", "annotations_changed"]);
 
+/**
+ * The report's text: pretty JSON with every non-ASCII character escaped, so hidden Unicode a server
+ * sent (bidi controls, U+2028) stays visible in a terminal or a diff, as in the lockfile.
+ */
+export function jsonReportText(report: unknown, redact: (text: string) => string = (text) => text): string {
+  // Secrets are matched before escaping, in the form a server echoed them.
+  return `${redact(JSON.stringify(report, null, 2)).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
+}
+
 /** Version of the JSON report's shape; bumped only on an incompatible change. */
 export const REPORT_VERSION = 1;
 
