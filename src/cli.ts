@@ -11,6 +11,9 @@ import { styleFor } from "./report/style.js";
 
 const FAIL_ON_LEVELS = ["info", "warning", "error", "never"] as const;
 const DEFAULT_TIMEOUT_SECONDS = 30;
+// A first `npx -y` download can take a minute or more; the whole run is bounded too (100 pages of 30 s each would be 50 minutes).
+const DEFAULT_STARTUP_SECONDS = 120;
+const DEFAULT_DEADLINE_SECONDS = 600;
 
 function packageVersion(): string {
   const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
@@ -41,7 +44,9 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--fail-on <level>", "With --check: lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
     .option("--json <path>", "Also write the report as JSON to this file (- for stdout; the report then goes to stderr)")
     .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
-    .option("--timeout <seconds>", "Bound on server start-up and each request", { default: DEFAULT_TIMEOUT_SECONDS })
+    .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
+    .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
     .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
     .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
     .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
@@ -60,7 +65,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             failOn: failOn(options.failOn),
             json: single(options.json, "--json"),
             passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
-            timeoutMs: timeout(options.timeout),
+            ...bounds(options),
             command: (options["--"] as string[] | undefined) ?? [],
             url: single(options.url, "--url"),
             headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
@@ -182,13 +187,24 @@ function failOn(value: unknown, flagName = "--fail-on"): FailOn {
   return text as FailOn;
 }
 
-function timeout(value: unknown): number {
-  const text = single(typeof value === "number" ? String(value) : value, "--timeout") ?? String(DEFAULT_TIMEOUT_SECONDS);
-  const seconds = Number(text);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-    throw new UsageError(`--timeout takes seconds between 0 and 3600, not ${JSON.stringify(text)}`);
+/** The three time bounds in ms. An explicit --timeout also bounds start-up unless --startup-timeout is given. */
+function bounds(options: Record<string, unknown>): { timeoutMs: number; startupTimeoutMs: number; deadlineMs: number } {
+  const timeoutMs = seconds(options.timeout, "--timeout", DEFAULT_TIMEOUT_SECONDS);
+  const startupDefault = options.timeout === undefined ? DEFAULT_STARTUP_SECONDS : timeoutMs / 1000;
+  return {
+    timeoutMs,
+    startupTimeoutMs: seconds(options.startupTimeout, "--startup-timeout", startupDefault),
+    deadlineMs: seconds(options.deadline, "--deadline", DEFAULT_DEADLINE_SECONDS),
+  };
+}
+
+function seconds(value: unknown, flagName: string, fallback: number): number {
+  const text = single(typeof value === "number" ? String(value) : value, flagName) ?? String(fallback);
+  const amount = Number(text);
+  if (!Number.isFinite(amount) || amount <= 0 || amount > 86_400) {
+    throw new UsageError(`${flagName} takes seconds between 0 and 86400, not ${JSON.stringify(text)}`);
   }
-  return Math.round(seconds * 1000);
+  return Math.round(amount * 1000);
 }
 
 // A reader that goes away (`mcp-lint ... | head`: EPIPE) is not an error and never a stack trace:

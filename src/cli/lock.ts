@@ -25,6 +25,10 @@ export interface LockFlags {
   json: string | null;
   passEnv: string[];
   timeoutMs: number;
+  /** Bound on starting a launched server and its initialize. */
+  startupTimeoutMs: number;
+  /** Bound on the whole run. */
+  deadlineMs: number;
   command: string[];
   url: string | null;
   headers: string[];
@@ -84,7 +88,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const spawned = new Promise<void>((resolve) => {
     started = resolve;
   });
-  const reading = readSnapshot(flags, target, redactor, () => started());
+  const reading = readSnapshot(flags, target, redactor, () => started(), output.err);
   reading.then(started, started);
   await spawned;
   const repaired: string[] = [];
@@ -186,19 +190,18 @@ async function lintOwnLaunch(
   }
 }
 
-async function readSnapshot(flags: LockFlags, target: Target | null, redactor: Redactor, onStarted: () => void): Promise<ServerSnapshot> {
+async function readSnapshot(
+  flags: LockFlags,
+  target: Target | null,
+  redactor: Redactor,
+  onStarted: () => void,
+  warn: (text: string) => void,
+): Promise<ServerSnapshot> {
   if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
-  const { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } = await import("../connect/bounds.js");
-  // startupTimeoutMs and deadlineMs are optional until the CLI has flags for them. Meanwhile an
-  // explicit --timeout bounds start-up too (as it always did), and the default one leaves start-up
-  // the longer bound a first `npx -y` download needs.
-  const bounds = flags as LockFlags & { startupTimeoutMs?: number; deadlineMs?: number };
-  const startupTimeoutMs =
-    bounds.startupTimeoutMs ?? (flags.timeoutMs === DEFAULT_REQUEST_TIMEOUT_MS ? DEFAULT_STARTUP_TIMEOUT_MS : flags.timeoutMs);
   const options = {
     timeoutMs: flags.timeoutMs,
-    startupTimeoutMs,
-    ...(bounds.deadlineMs === undefined ? {} : { deadlineMs: bounds.deadlineMs }),
+    startupTimeoutMs: flags.startupTimeoutMs,
+    deadlineMs: flags.deadlineMs,
     clientVersion: flags.version,
     redactor,
     progress: true,
@@ -206,19 +209,11 @@ async function readSnapshot(flags: LockFlags, target: Target | null, redactor: R
   let raw: ServerSnapshot;
   if (target.kind === "stdio") {
     // A launched server runs as this user and can rewrite any file loaded after it starts (dist/,
-    // node_modules/), so every module the verdict depends on is loaded first: the SDK client, the
-    // SDK-rejection check, the schema diff, the atomic writer and the slow-path JSON parser. Later
-    // imports of them hit the module cache and read nothing from disk.
-    const [{ launchStdioServer }, { snapshotFromStdio }] = await Promise.all([
-      import("../connect/launch.js"),
-      import("../connect/stdio.js"),
-      import("../connect/sdk-compat.js"),
-      import("../report/schema-diff.js"),
-      import("write-file-atomic"),
-      import("node:module").then(({ createRequire }) => createRequire(import.meta.url)("jsonc-parser")),
-    ]);
+    // node_modules/): the SDK client is loaded before the spawn, like the modules loadVerdictModules
+    // loads (so it no longer overlaps the server's boot, about 100-250 ms).
+    const [{ launchStdioServer }, { snapshotFromStdio }] = await Promise.all([import("../connect/launch.js"), import("../connect/stdio.js")]);
     for (const name of target.unset) {
-      process.stderr.write(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
+      warn(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
     }
     const { server, running } = launchStdioServer(target);
     running.then(onStarted, onStarted);

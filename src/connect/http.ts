@@ -6,19 +6,17 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
-import type { Redactor } from "./redact.js";
+import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
 import { firstLine, readSession } from "./session.js";
 import { describeTarget, type HttpTarget, type Target, targetSha256 } from "./target.js";
 
-/** Largest response body read from a server; a bigger one is cut off with an error. */
+/** Largest response body (or, in an event stream, single event) read from a server; a bigger one is cut off with an error. */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Connect over HTTP, read initialize and every tools/list page, then close the session. */
-export async function snapshotFromHttp(
-  target: HttpTarget & Target,
-  options: { timeoutMs: number; clientVersion: string; redactor: Redactor },
-): Promise<ServerSnapshot> {
+export async function snapshotFromHttp(target: HttpTarget & Target, options: ConnectOptions): Promise<ServerSnapshot> {
   const where = describeTarget(target);
+  const clock = new RunClock(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   let oversize: Error | undefined;
   let client: Client;
   // The SDK reports a broken response stream only to onerror and may retry; an oversized answer
@@ -28,31 +26,45 @@ export async function snapshotFromHttp(
     void client?.close().catch(() => undefined);
   });
   const requestInit: RequestInit = { headers: Object.fromEntries(target.headers) };
-  const failure = (error: unknown) => options.redactor.text(originsOnly(firstLine(oversize ?? error)));
+  const failure = (error: unknown, step: string, bound: Bound) => {
+    if (oversize !== undefined) return oversize.message;
+    if (isTimeout(error)) return timeoutText(step, bound, clock.deadlineMs);
+    // Redacted before anything is cut or replaced, so no part of a secret survives a rewrite.
+    return printable(options.redactor.text(networkCause(error, target.url) ?? originsOnly(firstLine(error))));
+  };
 
   const streamable = new StreamableHTTPClientTransport(target.url, { requestInit, fetch: fetchImpl, redirectPolicy: "same-origin" });
   client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
   let transportName: "streamable-http" | "sse" = "streamable-http";
+  let bound = clock.bound(options.timeoutMs);
   try {
-    await client.connect(streamable, { timeout: options.timeoutMs });
+    await client.connect(streamable, { timeout: bound.ms });
   } catch (error) {
     await client.close().catch(() => undefined);
     // A server that only speaks the older HTTP+SSE transport answers the POST with 404 or 405.
     if (!(error instanceof StreamableHTTPError && (error.code === 404 || error.code === 405))) {
-      throw new ConnectionError(`could not connect to ${where}: ${failure(error)}`);
+      throw new ConnectionError(`could not connect to ${where}: ${failure(error, "initialize", bound)}`);
     }
     client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
     const sse = new SSEClientTransport(target.url, { requestInit, fetch: fetchImpl, eventSourceInit: { fetch: fetchImpl } });
     transportName = "sse";
+    bound = clock.bound(options.timeoutMs);
     try {
-      await client.connect(sse, { timeout: options.timeoutMs });
+      await client.connect(sse, { timeout: bound.ms });
     } catch (sseError) {
       await client.close().catch(() => undefined);
-      throw new ConnectionError(`could not connect to ${where} over Streamable HTTP or SSE: ${failure(sseError)}`);
+      throw new ConnectionError(`could not connect to ${where} over Streamable HTTP or SSE: ${failure(sseError, "initialize", bound)}`);
     }
   }
   try {
-    return await readSession(client, { where, timeoutMs: options.timeoutMs, transport: transportName, commandSha256: targetSha256(target), failure });
+    return await readSession(client, {
+      where,
+      timeoutMs: options.timeoutMs,
+      clock,
+      transport: transportName,
+      commandSha256: targetSha256(target),
+      failure,
+    });
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -62,7 +74,7 @@ export async function snapshotFromHttp(
  * The fetch every request goes through. Plain http:// uses Node's fetch, which ignores proxy
  * variables, so a local server's secrets never pass through a proxy in cleartext; https:// goes
  * through undici's EnvHttpProxyAgent, which honours HTTPS_PROXY, ALL_PROXY and NO_PROXY. Every
- * response body is cut off past MAX_RESPONSE_BYTES.
+ * response body is counted before the SDK parses it and cut off past MAX_RESPONSE_BYTES.
  */
 async function boundedFetch(url: URL, onOversize: (error: Error) => void): Promise<FetchLike> {
   let base: FetchLike = (input, init) => fetch(input, init);
@@ -89,20 +101,114 @@ function originsOnly(text: string): string {
   });
 }
 
+/** Server-controlled text in an error (a response body the SDK quotes) as printable ASCII. */
+function printable(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, "?");
+}
+
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|EPROTO$|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|HOSTNAME_MISMATCH$|ERR_TLS_CERT_ALTNAME_INVALID$)/;
+
+/**
+ * The cause of a failed fetch in plain words ("fetch failed" says nothing): connection refused,
+ * DNS lookup failed, a TLS or certificate error, a timeout. Walks `error.cause` for the system or
+ * undici code; null when there is none.
+ */
+function networkCause(error: unknown, url: URL): string | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") {
+      const text = describeCode(code, current.message, url);
+      if (text !== null) return text;
+    }
+    // AggregateError (happy eyeballs over IPv4 and IPv6) holds the per-address failures.
+    const inner = current instanceof AggregateError ? current.errors[0] : undefined;
+    current = (current as { cause?: unknown }).cause ?? inner;
+  }
+  return null;
+}
+
+function describeCode(code: string, message: string, url: URL): string | null {
+  const host = url.hostname;
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  switch (code) {
+    case "ECONNREFUSED":
+      return `connection refused: nothing is listening on ${host} port ${port} (is the server running, and is the port right?)`;
+    case "ENOTFOUND":
+    case "EAI_NONAME":
+    case "EAI_NODATA":
+    case "EAI_FAIL":
+      return `DNS lookup failed: the host name ${host} was not found`;
+    case "EAI_AGAIN":
+      return `DNS lookup failed for ${host} (temporary failure: is this machine offline, or is DNS blocked?)`;
+    case "ETIMEDOUT":
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return `connecting to ${host} port ${port} timed out (a firewall, or a proxy that is needed: HTTPS_PROXY)`;
+    case "UND_ERR_HEADERS_TIMEOUT":
+    case "UND_ERR_BODY_TIMEOUT":
+      return `${host} accepted the connection but did not answer in time`;
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return `the connection to ${host} was closed before an answer (by the server or a proxy)`;
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return `${host} is unreachable from this machine (${code})`;
+    default:
+      break;
+  }
+  if (TLS_CODES.test(code)) {
+    const what = printable(message.split("\n")[0] ?? "").slice(0, 200);
+    const wrongProtocol = /wrong version number|packet length too long|http request/i.test(message);
+    if (wrongProtocol) return `TLS handshake with ${host} failed (${code}: ${what}); is the server speaking https:// on this port?`;
+    return `TLS certificate error from ${host} (${code}: ${what}); if a private or corporate CA signs its certificate, point NODE_EXTRA_CA_CERTS at that CA's certificate file`;
+  }
+  return null;
+}
+
 function limitBody(response: Response, onOversize: (error: Error) => void): Response {
   // Null-body statuses cannot be rebuilt with a body; they carry nothing to bound.
   if (response.body === null || [101, 204, 205, 304].includes(response.status)) return response;
+  // An event stream may stay open for many messages: there each event is bounded (the count
+  // restarts after every blank line); any other body is bounded as a whole.
+  const events = /^\s*text\/event-stream/i.test(response.headers.get("content-type") ?? "");
+  const what = events ? "message" : "response";
+  /** Bytes of the current event (or body) so far. */
   let seen = 0;
+  /** Bytes of the line not yet ended, from earlier chunks, and its last byte. */
+  let carry = 0;
+  let carryLast = -1;
   const limited = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > MAX_RESPONSE_BYTES) {
-          const error = new Error(`the server sent a response larger than ${MAX_RESPONSE_BYTES / 1048576} MiB`);
+        const refuse = () => {
+          const error = new Error(`the server sent a ${what} larger than ${MAX_RESPONSE_BYTES / 1048576} MiB`);
           controller.error(error);
           onOversize(error);
-          return;
+        };
+        let eventFrom = 0;
+        if (events) {
+          // Only line ends are visited (indexOf), so a long event costs no more than its bytes.
+          let from = 0;
+          for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, newline + 1)) {
+            const length = carry + (newline - from);
+            const last = newline > from ? chunk[newline - 1] : carryLast;
+            carry = 0;
+            carryLast = -1;
+            from = newline + 1;
+            if (length === 0 || (length === 1 && last === 13)) {
+              if (seen + (newline + 1 - eventFrom) > MAX_RESPONSE_BYTES) return refuse();
+              seen = 0;
+              eventFrom = newline + 1;
+            }
+          }
+          if (from < chunk.length) {
+            carry += chunk.length - from;
+            carryLast = chunk[chunk.length - 1] as number;
+          }
         }
+        seen += chunk.byteLength - eventFrom;
+        if (seen > MAX_RESPONSE_BYTES) return refuse();
         controller.enqueue(chunk);
       },
     }),

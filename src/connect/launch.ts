@@ -6,7 +6,8 @@ import type { StdioTarget } from "./target.js";
 
 /** Largest single message read from a server; a bigger one is refused rather than buffered. */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-const STDERR_KEEP = 4000;
+/** The end of the server's stderr kept to explain a failure; enough for npm's error block after a long log. */
+const STDERR_KEEP = 64 * 1024;
 
 /** A server process started and not yet spoken to. */
 export interface LaunchedServer {
@@ -17,8 +18,9 @@ export interface LaunchedServer {
 
 /**
  * Spawn the server in its own process group with the SDK's minimal safe environment (PATH, HOME,
- * ...) plus only what --pass-env named. Resolves once the process runs (or rejects if it cannot
- * start); the SDK client attaches afterwards, while the server is still booting.
+ * ...) plus only what --pass-env named and the certificate-path variables that are set (see
+ * target.ts). Resolves once the process runs (or rejects if it cannot start); the SDK client
+ * attaches afterwards, while the server is still booting.
  */
 export function launchStdioServer(target: StdioTarget): { server: LaunchedServer; running: Promise<void> } {
   let tail = "";

@@ -4,6 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, ToolListError } from "../errors.js";
 import { isJsonObject, type ServerSnapshot, type Transport, validateToolList } from "../lock/snapshot.js";
+import { type Bound, deadlineText, type RunClock } from "./bounds.js";
 
 /** Most `tools/list` pages followed: a list that never ends is an error, never a partial lock. */
 export const MAX_PAGES = 100;
@@ -11,7 +12,15 @@ export const MAX_PAGES = 100;
 /** Read the snapshot from a client that has completed `initialize`. */
 export async function readSession(
   client: Client,
-  options: { where: string; timeoutMs: number; transport: Transport; commandSha256: string; failure: (error: unknown) => string },
+  options: {
+    where: string;
+    timeoutMs: number;
+    clock: RunClock;
+    transport: Transport;
+    commandSha256: string;
+    /** One line on why a step failed; `step` and `bound` let it name a timeout. */
+    failure: (error: unknown, step: string, bound: Bound) => string;
+  },
 ): Promise<ServerSnapshot> {
   const info = client.getServerVersion();
   const instructions = client.getInstructions();
@@ -22,16 +31,19 @@ export async function readSession(
     if (page > MAX_PAGES) {
       throw new ToolListError(`${options.where} sent more than ${MAX_PAGES} pages of tools/list; refusing to lock a list that may not end`);
     }
+    const step = page === 1 ? "tools/list" : `tools/list page ${page}`;
+    if (options.clock.expired) throw new ConnectionError(`${options.where}: ${deadlineText(options.clock.deadlineMs, step)}`);
+    const bound = options.clock.bound(options.timeoutMs);
     let result: Record<string, unknown>;
     try {
       // A permissive result schema: the list is taken as sent, not validated and trimmed tool by tool.
       result = await client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
         ResultSchema,
-        { timeout: options.timeoutMs },
+        { timeout: bound.ms },
       );
     } catch (error) {
-      throw new ConnectionError(`tools/list failed on ${options.where}: ${options.failure(error)}`);
+      throw new ConnectionError(`tools/list failed on ${options.where}: ${options.failure(error, step, bound)}`);
     }
     const pageTools = result.tools;
     if (!Array.isArray(pageTools)) throw new ToolListError(`${options.where} answered tools/list without a "tools" array`);

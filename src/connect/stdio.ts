@@ -3,47 +3,56 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
-import { type LaunchedServer, MAX_MESSAGE_BYTES } from "./launch.js";
-import type { Redactor } from "./redact.js";
+import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
+import type { LaunchedServer } from "./launch.js";
+import { BadMessageError, MessageTooLargeError } from "./lines.js";
+import { showProgress, startingText } from "./progress.js";
 import { firstLine, readSession } from "./session.js";
+import { explainStderr } from "./stderr.js";
 import { describeTarget, type StdioTarget, type Target, targetSha256 } from "./target.js";
 
-const STDERR_SHOWN = 300;
-
 /** Talk to a launched stdio server: initialize and every tools/list page, then end its process group. */
-export async function snapshotFromStdio(
-  target: StdioTarget & Target,
-  server: LaunchedServer,
-  options: { timeoutMs: number; clientVersion: string; redactor: Redactor },
-): Promise<ServerSnapshot> {
+export async function snapshotFromStdio(target: StdioTarget & Target, server: LaunchedServer, options: ConnectOptions): Promise<ServerSnapshot> {
   const { transport } = server;
   const where = describeTarget(target);
-  const failure = (error: unknown) => {
-    const message = firstLine(error);
-    const sized = /exceeds maximum buffer size|buffer size/i.test(message)
-      ? `the server sent a message larger than ${MAX_MESSAGE_BYTES / 1048576} MiB`
-      : message;
-    return `${sized}${stderrHint(server.stderrTail(), options.redactor)}`;
-  };
-  const client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+  const clock = new RunClock(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const redact = (text: string) => options.redactor.text(text);
   let transportError: unknown;
   transport.onerror = (error) => {
     transportError ??= error;
   };
+  /** One line on why a step failed: the cause, then the stderr lines that explain it. */
+  const failure = (error: unknown, step: string, bound: Bound, startup = false) => {
+    const cause = transportError ?? error;
+    let text: string;
+    if (cause instanceof MessageTooLargeError) text = cause.message;
+    else if (cause instanceof BadMessageError) text = cause.describe(redact);
+    else if (isTimeout(cause)) text = timeoutText(step, bound, clock.deadlineMs, startup);
+    else text = describeStartError(cause, transport.exit, step) ?? redact(firstLine(cause));
+    const stderr = explainStderr(server.stderrTail(), options.redactor);
+    return stderr === "" ? text : `${text} (server stderr: ${stderr})`;
+  };
+  const hideProgress = options.progress === true ? showProgress(startingText(target.command)) : () => {};
+  const client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
   try {
+    const bound = clock.bound(options.startupTimeoutMs ?? options.timeoutMs);
     try {
-      const connecting = client.connect(transport, { timeout: options.timeoutMs });
+      const connecting = client.connect(transport, { timeout: bound.ms });
       transport.flushEarly();
       await connecting;
     } catch (error) {
-      throw new ConnectionError(`could not start or initialize ${where}: ${failure(transportError ?? error)}`);
+      hideProgress();
+      throw new ConnectionError(`could not start or initialize ${where}: ${failure(error, "initialize", bound, true)}${proxyHint(target)}`);
+    } finally {
+      hideProgress();
     }
     return await readSession(client, {
       where,
       timeoutMs: options.timeoutMs,
+      clock,
       transport: "stdio",
       commandSha256: targetSha256(target),
-      failure: (error) => failure(transportError ?? error),
+      failure,
     });
   } finally {
     await client.close().catch(() => undefined);
@@ -51,12 +60,22 @@ export async function snapshotFromStdio(
   }
 }
 
-/** The last line the server wrote to stderr, redacted and cut short, to explain a failure. */
-function stderrHint(tail: string, redactor: Redactor): string {
-  const lines = tail.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
-  const last = lines.pop();
-  if (last === undefined) return "";
-  const shown = redactor.text(last).replace(/[^\x20-\x7e]/g, "?");
-  const cut = shown.length > STDERR_SHOWN ? `...${shown.slice(-STDERR_SHOWN)}` : shown;
-  return ` (server stderr, last line: ${JSON.stringify(cut)})`;
+/** Plain words for a server that could not be started or went away; null to use the error's own text. */
+function describeStartError(error: unknown, exit: { code: number | null; signal: string | null } | null, step: string): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOENT") return "the command was not found (is it installed and on PATH?)";
+  if (code === "EACCES") return "the command is not executable (permission denied)";
+  if (exit !== null) {
+    const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    return `the server ${how} before answering ${step}`;
+  }
+  return null;
+}
+
+/** After a failed start: proxy variables set here but not passed, and the flags that would pass them. */
+function proxyHint(target: StdioTarget): string {
+  const names = target.proxyNotPassed;
+  if (names.length === 0) return "";
+  const flags = names.map((name) => `--pass-env ${name}`).join(" ");
+  return `; ${names.join(", ")} ${names.length === 1 ? "is" : "are"} set here but not passed to the server: if it needs a proxy to download or connect, add ${flags}`;
 }

@@ -8,8 +8,15 @@ export interface StdioTarget {
   kind: "stdio";
   command: string;
   args: string[];
-  /** Variables passed on top of the SDK's minimal environment, with their values. */
+  /**
+   * Variables passed on top of the SDK's minimal environment, with their values: the --pass-env
+   * names, plus the certificate-path variables (CERTIFICATE_VARIABLES) that are set here.
+   */
   env: Record<string, string>;
+  /** --pass-env names that are not set in this environment (each is worth a warning). */
+  unset: string[];
+  /** Proxy variables set in this environment but not passed, named when a start-up fails. */
+  proxyNotPassed: string[];
 }
 
 /** A remote server over Streamable HTTP (or the older SSE transport as a fallback). */
@@ -35,6 +42,13 @@ export interface ConnectionFlags {
 // RFC 9110 token characters for a header name.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Passed to a launched server whenever they are set: they name certificate files, not secrets, and
+ * without them `npx` behind a corporate TLS proxy fails to download, silently.
+ */
+export const CERTIFICATE_VARIABLES = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"] as const;
+/** Proxy variables a download may need; never passed by default (a proxy URL can hold a password). */
+export const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"] as const;
 /** Shorter values are not treated as secrets: redacting "1" everywhere would only garble output. */
 const MIN_SECRET_LENGTH = 3;
 /**
@@ -55,12 +69,28 @@ export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<strin
     const [command, ...args] = flags.command;
     if (command === undefined) throw new UsageError("no server command after --");
     const passed: Record<string, string> = {};
+    const unset: string[] = [];
     for (const name of flags.passEnv) {
       if (!ENV_NAME.test(name)) throw new UsageError(`--pass-env takes an environment variable name such as API_TOKEN, not ${JSON.stringify(name)}`);
       const value = env[name];
       if (value !== undefined) passed[name] = value;
+      else if (!unset.includes(name)) unset.push(name);
     }
-    return { kind: "stdio", command, args, env: passed, secrets: secretList(Object.values(passed)) };
+    const certificates: Record<string, string> = {};
+    for (const name of CERTIFICATE_VARIABLES) {
+      const value = env[name];
+      if (value !== undefined && value !== "") certificates[name] = value;
+    }
+    const proxyNotPassed = PROXY_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== "" && !(name in passed));
+    return {
+      kind: "stdio",
+      command,
+      args,
+      env: { ...certificates, ...passed },
+      unset,
+      proxyNotPassed,
+      secrets: secretList(Object.values(passed)),
+    };
   }
   if (flags.passEnv.length > 0) throw new UsageError("--pass-env applies to a launched server, not to --url");
   const url = parseEndpoint(flags.url);
@@ -101,9 +131,11 @@ export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<strin
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   if (user !== "" || password !== "") {
-    secrets.push(url.username, url.password, user, password);
-    if (!seen.has("authorization")) add("Authorization", `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`);
-    secrets.push(headers.find(([name]) => name.toLowerCase() === "authorization")?.[1] ?? "");
+    // The redactor derives the rest from the Basic value: the blob in base64 and base64url, padded
+    // or not, the decoded pair and each half, in their JSON and URL forms.
+    const basic = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+    secrets.push(url.username, url.password, user, password, basic);
+    if (!seen.has("authorization")) add("Authorization", basic);
     url.username = "";
     url.password = "";
   }
@@ -138,9 +170,7 @@ export function isLocalHost(hostname: string): boolean {
 }
 
 function secretList(values: readonly string[]): string[] {
-  const unique = new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH));
-  // Longest first, so a secret that contains another is replaced whole.
-  return [...unique].sort((a, b) => b.length - a.length);
+  return [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))];
 }
 
 /** What output may say about a target: the command name or the scheme and host, never arguments, path or query. */

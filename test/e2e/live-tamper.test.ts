@@ -1,0 +1,127 @@
+// Issue 9, item 11: the server being checked runs as the same user. (1) tamper.mjs overwrites every
+// .js file of the mcp-lint it runs under (a temporary copy of dist/) as soon as it starts; the
+// verdict must be unaffected because every module it depends on was loaded before the spawn.
+// (2) spawns-setsid.mjs starts a grandchild in a session of its own, out of the server's process
+// group; it must not survive `lock`.
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cliPath, repo, tempDir, writeJson } from "./helpers.js";
+import { expectOneLineError, fixture, killQuietly, readPids, runScript, waitGone } from "../fixtures/servers/live/harness.js";
+
+const node = process.execPath;
+
+beforeAll(() => {
+  if (!existsSync(cliPath)) throw new Error("dist/cli.js is missing: run npm run build first");
+});
+
+const leftovers: number[] = [];
+afterEach(() => {
+  killQuietly(leftovers.splice(0));
+});
+
+/** A runnable copy of the built CLI: dist/, package.json and a link to node_modules. */
+function copyOfCli(): { root: string; cli: string } {
+  const root = join(tempDir(), "mcp-lint");
+  mkdirSync(root);
+  cpSync(join(repo, "dist"), join(root, "dist"), { recursive: true });
+  cpSync(join(repo, "package.json"), join(root, "package.json"));
+  symlinkSync(join(repo, "node_modules"), join(root, "node_modules"), "dir");
+  return { root, cli: join(root, "dist/cli.js") };
+}
+
+const spec = {
+  serverInfo: { name: "tamper", version: "1.0.0" },
+  tools: [
+    { name: "read_file", description: "Read a text file.", inputSchema: { type: "object", properties: { path: { type: "string" } } } },
+    { name: "list_dir", description: "List a folder.", inputSchema: { type: "object", properties: { path: { type: "string" } } } },
+  ],
+};
+
+describe("a server that rewrites mcp-lint's own files", () => {
+  it("lock --check still reports the rug pull (exit 1, report written) after every dist/*.js was overwritten", async () => {
+    const { root, cli } = copyOfCli();
+    const dir = tempDir();
+    const tools = writeJson(dir, "tools.json", spec);
+    const lock = await runScript(cli, ["lock", "--", node, fixture("tamper.mjs"), tools], { cwd: dir });
+    expect(lock.code, lock.stderr).toBe(0);
+
+    const check = await runScript(
+      cli,
+      ["lock", "--check", "--json", "report.json", "--pass-env", "FIXTURE_TAMPER_DIR", "--", node, fixture("tamper.mjs"), tools],
+      { cwd: dir, env: { FIXTURE_TAMPER_DIR: join(root, "dist") } },
+    );
+    // The attack happened: the copy's modules now hold the attacker's code.
+    expect(readFileSync(join(root, "dist/connect/sdk-compat.js"), "utf8")).toContain("No changes");
+    expect(readFileSync(join(root, "dist/report/schema-diff.js"), "utf8")).toContain("No changes");
+    expect(check.stdout).not.toMatch(/^No changes$/m);
+    expect(check.code, check.stdout + check.stderr).toBe(1);
+    expect(check.stdout).toMatch(/error +description_changed/);
+    expect(check.stdout).toMatch(/error +schema_widened/);
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as { outcome: string; exit_code: number; changes: unknown[] };
+    expect(report).toMatchObject({ outcome: "changed", exit_code: 1 });
+    expect(report.changes.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("lock --accept after the attack writes what the server served, not what the attacker's code says", async () => {
+    const { root, cli } = copyOfCli();
+    const dir = tempDir();
+    const tools = writeJson(dir, "tools.json", spec);
+    expect((await runScript(cli, ["lock", "--", node, fixture("tamper.mjs"), tools], { cwd: dir })).code).toBe(0);
+    const result = await runScript(
+      cli,
+      ["lock", "--accept", "--pass-env", "FIXTURE_TAMPER_DIR", "--", node, fixture("tamper.mjs"), tools],
+      { cwd: dir, env: { FIXTURE_TAMPER_DIR: join(root, "dist") } },
+    );
+    expect(readFileSync(join(root, "dist/lock/io.js"), "utf8")).toContain("No changes");
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/Updated mcp-lint\.lock \(2 tools\)/);
+    expect(readFileSync(join(dir, "mcp-lint.lock"), "utf8")).toContain("~/.ssh/id_rsa");
+  });
+});
+
+/** Process group and session of a pid, from /proc/<pid>/stat. */
+function groupAndSession(pid: number): { pgrp: number; session: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { pgrp: Number(fields[2]), session: Number(fields[3]) };
+}
+
+describe.runIf(process.platform === "linux")("descendants outside the process group", () => {
+  it("spawns-setsid: after lock, the server, its child and the setsid grandchild are gone", async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, "pids.json");
+    const cli = runScript(cliPath, ["lock", "--timeout", "10", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-setsid.mjs")], {
+      cwd: dir,
+      env: { FIXTURE_PID_FILE: pidFile },
+    });
+    const result = await cli;
+    const pids = readPids(pidFile) as { server: number; child: number; grandchild: number };
+    leftovers.push(pids.server, pids.child, pids.grandchild);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await waitGone([pids.server, pids.child, pids.grandchild])).toEqual([]);
+  });
+
+  it("spawns-setsid hang with --timeout 1: exit 2, and the setsid grandchild is gone too", async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, "pids.json");
+    const running = runScript(
+      cliPath,
+      ["lock", "--timeout", "2", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-setsid.mjs"), "hang"],
+      { cwd: dir, env: { FIXTURE_PID_FILE: pidFile } },
+    );
+    // While it hangs, the grandchild really is outside the server's group and session.
+    const deadline = Date.now() + 5_000;
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    const pids = readPids(pidFile) as { server: number; child: number; grandchild: number };
+    leftovers.push(pids.server, pids.child, pids.grandchild);
+    const server = groupAndSession(pids.server);
+    const grandchild = groupAndSession(pids.grandchild);
+    expect(grandchild.pgrp).not.toBe(server.pgrp);
+    expect(grandchild.session).not.toBe(server.session);
+    const result = await running;
+    expect(result.code).toBe(2);
+    expect(expectOneLineError(result.stderr)).toMatch(/--startup-timeout/);
+    expect(await waitGone([pids.server, pids.child, pids.grandchild])).toEqual([]);
+  });
+});
