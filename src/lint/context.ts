@@ -1,0 +1,108 @@
+/** The linter's view of a server: each tool read once (name, description, parameters, size), shared by every rule. */
+
+import { compactJsonLength, isObject, type JsonObject, nonEmptyString, own } from "./json.js";
+import { type SchemaVisit, walkSchema } from "./schema-walk.js";
+import { nameSegments } from "./text.js";
+import type { LintArgs, LintFinding, LintOptions, RuleId } from "./types.js";
+import type { Severity } from "../lock/kinds.js";
+
+/** One tool as the rules read it. */
+export interface ToolView {
+  index: number;
+  /** The name as served, or `#N` (1-based) when it is not a string. */
+  name: string;
+  /** The definition; an entry that is not an object reads as an empty one. */
+  definition: JsonObject;
+  /** The description when it is a non-empty string. */
+  description: string | null;
+  inputSchema: unknown;
+  /** Top-level parameter names (root `properties`, and those of root `anyOf`/`oneOf`/`allOf` branches). */
+  params: string[];
+  /** Lower-case segments of the name (`github_listIssues` -> github, list, issues). */
+  segments: string[];
+  /** Estimated tokens of the definition: compact JSON characters / 4, rounded up. */
+  tokens: number;
+}
+
+/** Everything a rule may read. */
+export interface LintContext {
+  tools: readonly ToolView[];
+  instructions: string | null;
+  options: LintOptions;
+}
+
+/** Characters per estimated token of compact JSON. */
+export const CHARS_PER_TOKEN = 4;
+
+const EMPTY: JsonObject = Object.freeze({});
+
+/** Top-level parameter names of an input schema, including those only declared in root combinator branches. */
+export function parameterNames(inputSchema: unknown): string[] {
+  if (!isObject(inputSchema)) return [];
+  const names = new Set<string>();
+  const collect = (schema: unknown) => {
+    const properties = isObject(schema) ? own(schema, "properties") : undefined;
+    if (isObject(properties)) for (const name of Object.keys(properties)) names.add(name);
+  };
+  collect(inputSchema);
+  for (const keyword of ["anyOf", "oneOf", "allOf"]) {
+    const branches = own(inputSchema, keyword);
+    if (Array.isArray(branches)) for (const branch of branches as unknown[]) collect(branch);
+  }
+  return [...names];
+}
+
+/** Read each tool once. */
+export function buildContext(tools: readonly unknown[], instructions: string | null, options: LintOptions): LintContext {
+  const views = tools.map((entry, index): ToolView => {
+    const definition = isObject(entry) ? entry : EMPTY;
+    const rawName = own(definition, "name");
+    const name = typeof rawName === "string" ? rawName : `#${index + 1}`;
+    const inputSchema = own(definition, "inputSchema");
+    return {
+      index,
+      name,
+      definition,
+      description: nonEmptyString(own(definition, "description")),
+      inputSchema,
+      params: parameterNames(inputSchema),
+      segments: typeof rawName === "string" ? nameSegments(rawName) : [],
+      tokens: Math.ceil(compactJsonLength(entry) / CHARS_PER_TOKEN),
+    };
+  });
+  return { tools: views, instructions, options };
+}
+
+/** Where a rule sends its findings; the rule ID is bound by the runner. */
+export interface Reporter {
+  /** A finding on one tool; `path` is a JSON Pointer into it, or null for the whole tool. */
+  tool(view: ToolView, severity: Severity, path: string | null, args?: LintArgs): void;
+  /** A finding about the server as a whole. */
+  server(severity: Severity, args?: LintArgs): void;
+}
+
+/** A reporter that appends findings of one rule to a list. */
+export function collector(rule: RuleId, into: LintFinding[]): Reporter {
+  return {
+    tool(view, severity, path, args = {}) {
+      into.push({ rule, severity, tool: view.name, toolIndex: view.index, path, args });
+    },
+    server(severity, args = {}) {
+      into.push({ rule, severity, tool: null, toolIndex: null, path: null, args });
+    },
+  };
+}
+
+const inputNodes = new WeakMap<ToolView, readonly SchemaVisit[]>();
+
+/** Every sub-schema of a tool's input schema reachable from its root, walked once and shared by the rules. */
+export function inputSchemaNodes(view: ToolView): readonly SchemaVisit[] {
+  let nodes = inputNodes.get(view);
+  if (nodes === undefined) {
+    const list: SchemaVisit[] = [];
+    walkSchema(view.inputSchema, "/inputSchema", 2, (item) => list.push(item));
+    nodes = list;
+    inputNodes.set(view, nodes);
+  }
+  return nodes;
+}

@@ -1,0 +1,262 @@
+/** S8's scanner: finds text a model reads but a person does not see, or should not trust, in one string. Pure and linear. */
+
+import type { Severity } from "../lock/kinds.js";
+import { findPhrases } from "./phrases.js";
+import type { HiddenKind } from "./types.js";
+
+/** Severity of each class of hidden text (see docs/rules/S8.md for why). */
+export const HIDDEN_SEVERITY = {
+  tag: "error",
+  bidi: "error",
+  zero_width: "warning",
+  html_comment: "warning",
+  credential_file: "warning",
+  mcp_config: "warning",
+  hide_from_user: "warning",
+  override_tools: "warning",
+  env_file: "info",
+  bom: "info",
+} as const satisfies Record<HiddenKind, Severity>;
+
+/** One class of hidden text found in a string: what it says (decoded or an excerpt, raw) and how often it occurs. */
+export interface HiddenHit {
+  kind: HiddenKind;
+  text: string;
+  count: number;
+}
+
+/** Longest decoded or excerpted text kept per hit; messages clip further. */
+const MAX_TEXT = 400;
+/** Characters of context kept on each side of an excerpt. */
+const CONTEXT = 30;
+
+/** Any character outside printable ASCII and ordinary whitespace; no quantifier, so any length is safe. */
+const NOT_PLAIN = /[^\x20-\x7e\t\n\r]/;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
+
+const TAG_FIRST = 0xe0000;
+const TAG_LAST = 0xe007f;
+const CANCEL_TAG = 0xe007f;
+const BLACK_FLAG = 0x1f3f4;
+
+/** True for the bidi embedding, override and isolate controls (U+202A-202E, U+2066-2069). */
+function isBidiControl(code: number): boolean {
+  return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+/** Invisible format characters that can carry or hide text. ZWNJ/ZWJ and variation selectors are judged in context. */
+function isZeroWidth(code: number): boolean {
+  return (
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2060 && code <= 0x2064) ||
+    (code >= 0x206a && code <= 0x206f) ||
+    code === 0xfeff ||
+    code === 0x180e ||
+    code === 0x061c ||
+    code === 0x115f ||
+    code === 0x1160 ||
+    code === 0x3164 ||
+    code === 0xffa0
+  );
+}
+
+function isVariationSelector(code: number): boolean {
+  return (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef);
+}
+
+function isSkinTone(code: number): boolean {
+  return code >= 0x1f3fb && code <= 0x1f3ff;
+}
+
+function isPictographic(code: number | undefined): boolean {
+  return code !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(code));
+}
+
+/** A letter or mark outside ASCII: the neighbours of a joiner in Persian, Arabic or Indic text. */
+function isScriptLetter(code: number | undefined): boolean {
+  return code !== undefined && code >= 0x80 && LETTER_OR_MARK.test(String.fromCodePoint(code));
+}
+
+const RIGHT_TO_LEFT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+
+/** Whether a joiner, direction mark or variation selector at this spot is ordinary text rather than hidden content. */
+function ordinaryFormatChar(code: number, previous: number | undefined, next: number | undefined, rightToLeft: () => boolean): boolean {
+  // Left-to-right and right-to-left marks are how Hebrew and Arabic writers place punctuation.
+  if (code === 0x200e || code === 0x200f || code === 0x061c) return rightToLeft();
+  if (code === 0x200d) {
+    // ZWJ inside an emoji sequence (👩🏽‍💻, 🏳️‍🌈) or between letters of a joining script.
+    const emojiBefore = isPictographic(previous) || previous === 0xfe0f || (previous !== undefined && isSkinTone(previous));
+    if (emojiBefore && isPictographic(next)) return true;
+    return isScriptLetter(previous) && isScriptLetter(next);
+  }
+  if (code === 0x200c) return isScriptLetter(previous) && isScriptLetter(next);
+  if (isVariationSelector(code)) {
+    // One selector after a character that has variants (emoji, CJK, keycap digits) is ordinary; a run of
+    // them, or one after a plain letter, is how "emoji smuggling" encodes bytes.
+    if (previous === undefined || isVariationSelector(previous)) return false;
+    if (previous < 0x80) return (previous >= 0x30 && previous <= 0x39) || previous === 0x23 || previous === 0x2a;
+    return true;
+  }
+  return false;
+}
+
+/** TAG character as the ASCII it encodes; the few non-ASCII tags are named. */
+function decodeTag(code: number): string {
+  const ascii = code - TAG_FIRST;
+  if (ascii >= 0x20 && ascii <= 0x7e) return String.fromCharCode(ascii);
+  if (code === CANCEL_TAG) return "[CANCEL TAG]";
+  if (code === 0xe0001) return "[LANGUAGE TAG]";
+  return `[TAG U+${code.toString(16).toUpperCase()}]`;
+}
+
+/**
+ * Length in code units of an emoji tag sequence starting at `index` (🏴 + 1-6 lower-case letter or
+ * digit tags + CANCEL TAG, the subdivision flags such as Scotland's), or 0. Longer or other tag runs
+ * can spell instructions and are not exempt.
+ */
+function flagTagSequence(text: string, index: number): number {
+  let at = index;
+  let letters = 0;
+  for (;;) {
+    const code = text.codePointAt(at);
+    if (code === undefined) return 0;
+    if (code === CANCEL_TAG) return letters >= 1 ? at + 2 - index : 0;
+    const ascii = code - TAG_FIRST;
+    const ok = (ascii >= 0x30 && ascii <= 0x39) || (ascii >= 0x61 && ascii <= 0x7a);
+    if (!ok || ++letters > 6) return 0;
+    at += 2;
+  }
+}
+
+function clipText(text: string): string {
+  return text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+}
+
+function excerpt(text: string, start: number, end: number): string {
+  return clipText(text.slice(Math.max(0, start - CONTEXT), Math.min(text.length, end + CONTEXT)));
+}
+
+/** Invisible characters: TAG runs decoded, bidi controls and zero-width characters located. */
+function scanCharacters(text: string, hits: HiddenHit[]): void {
+  let tagCount = 0;
+  let decoded = "";
+  let lastTagEnd = -1;
+  let bidiCount = 0;
+  let bidiAt = -1;
+  let zeroCount = 0;
+  let zeroAt = -1;
+  let bom = false;
+  let previous: number | undefined;
+  let rtl: boolean | undefined;
+  const rightToLeft = () => (rtl ??= RIGHT_TO_LEFT.test(text));
+  for (let index = 0; index < text.length; ) {
+    const code = text.codePointAt(index) as number;
+    const width = code > 0xffff ? 2 : 1;
+    if (code < 0x80) {
+      previous = code;
+      index += width;
+      continue;
+    }
+    if (code === BLACK_FLAG) {
+      const flag = flagTagSequence(text, index + 2);
+      if (flag > 0) {
+        previous = CANCEL_TAG;
+        index += 2 + flag;
+        continue;
+      }
+    }
+    if (code >= TAG_FIRST && code <= TAG_LAST) {
+      if (decoded.length < MAX_TEXT) decoded += (lastTagEnd >= 0 && lastTagEnd !== index ? " ... " : "") + decodeTag(code);
+      lastTagEnd = index + width;
+      tagCount++;
+    } else if (isBidiControl(code)) {
+      if (bidiAt < 0) bidiAt = index;
+      bidiCount++;
+    } else if (code === 0xfeff && index === 0) {
+      bom = true;
+    } else if (isZeroWidth(code) || isVariationSelector(code)) {
+      const next = text.codePointAt(index + width);
+      if (!ordinaryFormatChar(code, previous, next, rightToLeft)) {
+        if (zeroAt < 0) zeroAt = index;
+        zeroCount++;
+      }
+    }
+    previous = code;
+    index += width;
+  }
+  if (tagCount > 0) hits.push({ kind: "tag", text: clipText(decoded), count: tagCount });
+  if (bidiCount > 0) hits.push({ kind: "bidi", text: excerpt(text, bidiAt, bidiAt + 1 + 2 * CONTEXT), count: bidiCount });
+  if (zeroCount > 0) hits.push({ kind: "zero_width", text: excerpt(text, zeroAt, zeroAt + 1), count: zeroCount });
+  if (bom) hits.push({ kind: "bom", text: excerpt(text, 0, 1), count: 1 });
+}
+
+/** HTML comments, which Markdown-rendering clients hide and models read; an unclosed one hides the rest. */
+function scanComments(text: string, hits: HiddenHit[]): void {
+  let count = 0;
+  let first = "";
+  for (let at = text.indexOf("<!--"); at >= 0; ) {
+    const close = text.indexOf("-->", at + 4);
+    const end = close < 0 ? text.length : close;
+    if (count === 0) first = clipText(text.slice(at + 4, end).trim());
+    count++;
+    if (close < 0) break;
+    at = text.indexOf("<!--", close + 3);
+  }
+  if (count > 0) hits.push({ kind: "html_comment", text: first, count });
+}
+
+// One alternation of fixed strings: no quantifiers, so matching stays linear. Boundaries are
+// checked in code, which keeps `process.env` or `.envrc` from counting as `.env`.
+const FILE_REFERENCES =
+  /\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws\/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.docker\/config\.json|\.kube\/config|\.env|claude_desktop_config\.json|cline_mcp_settings\.json|mcp_settings\.json|mcp_config\.json|\.claude\.json|mcp\.json/gi;
+
+const MAY_NAME_FILE = /\.[a-z]|id_|mcp|claude/i;
+
+function referenceKind(match: string): HiddenKind {
+  const lower = match.toLowerCase();
+  if (lower === ".env") return "env_file";
+  if (lower.includes("mcp") || lower.includes("claude")) return "mcp_config";
+  return "credential_file";
+}
+
+function isNameCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+// `.env` is named in ordinary descriptions ("searches config files such as .env"), so it counts only
+// within 80 characters of a word that moves its contents somewhere: read, send, include, pass, upload...
+const ENV_ACCESS = /\b(?:read|reads|cat|open|send|upload|include|pass|attach|copy|print|output|share|post|forward|dump|leak|contents?)\b/i;
+
+/** References to credential files and to the client's MCP configuration, by name. */
+function scanFileReferences(text: string, hits: HiddenHit[]): void {
+  const found = new Map<HiddenKind, HiddenHit>();
+  FILE_REFERENCES.lastIndex = 0;
+  for (let match = FILE_REFERENCES.exec(text); match !== null; match = FILE_REFERENCES.exec(text)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const before = start > 0 ? text.charCodeAt(start - 1) : -1;
+    const after = end < text.length ? text.charCodeAt(end) : -1;
+    // A name must stand alone: `process.env`, `valid_rsa`, `.envrc` and `mcp.jsonc` are other words.
+    if ((before >= 0 && isNameCode(before)) || (after >= 0 && isNameCode(after))) continue;
+    const kind = referenceKind(match[0]);
+    if (kind === "env_file" && !ENV_ACCESS.test(text.slice(Math.max(0, start - 80), Math.min(text.length, end + 80)))) continue;
+    const seen = found.get(kind);
+    if (seen === undefined) found.set(kind, { kind, text: excerpt(text, start, end), count: 1 });
+    else seen.count++;
+  }
+  hits.push(...found.values());
+}
+
+/** Every class of hidden text in one string, in a fixed order (characters, comments, files, prose). */
+export function scanText(text: string): HiddenHit[] {
+  const hits: HiddenHit[] = [];
+  if (NOT_PLAIN.test(text)) scanCharacters(text, hits);
+  if (text.includes("<!--")) scanComments(text, hits);
+  // Every file name above holds a dot before a letter, `id_`, `mcp` or `claude`; most strings hold none.
+  if (MAY_NAME_FILE.test(text)) scanFileReferences(text, hits);
+  for (const phrase of findPhrases(text)) {
+    hits.push({ kind: phrase.kind, text: excerpt(text, phrase.start, phrase.end), count: phrase.count });
+  }
+  return hits;
+}

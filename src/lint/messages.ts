@@ -1,0 +1,168 @@
+/** One-line sentences and fix hints for lint findings: the only place lint data becomes words. */
+
+import { capDisplay, neutralize } from "../report/neutralize.js";
+import { RULES } from "./table.js";
+import type { HiddenKind, LintFinding } from "./types.js";
+
+/** Server text as a quoted, neutralized, length-capped string. */
+function quoted(text: string | undefined, max = 120): string {
+  const raw = text ?? "";
+  // Cut before neutralizing so a multi-megabyte name costs nothing; escapes make the text longer, never shorter.
+  const head = raw.length > max * 2 ? raw.slice(0, max * 2) : raw;
+  const shown = capDisplay(neutralize(head), max);
+  return `"${head.length < raw.length && !shown.includes("...(") ? `${shown}...` : shown}"`;
+}
+
+/** An integer with thousands separators (`12,345`); toLocaleString is slow on first use and locale-dependent. */
+function thousands(value: number): string {
+  const digits = String(Math.round(Math.abs(value)));
+  let out = "";
+  for (let index = 0; index < digits.length; index++) {
+    if (index > 0 && (digits.length - index) % 3 === 0) out += ",";
+    out += digits[index];
+  }
+  return value < 0 ? `-${out}` : out;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${thousands(count)} ${count === 1 ? one : many}`;
+}
+
+const HIDDEN_WORDS: Record<HiddenKind, (count: number, text: string) => string> = {
+  tag: (count, text) => `${plural(count, "invisible TAG character")} spelling ${text}`,
+  bidi: (count, text) => `${plural(count, "bidirectional control")}, which reorder what a person sees: ${text}`,
+  zero_width: (count, text) => `${plural(count, "zero-width or invisible character")}: ${text}`,
+  bom: (_count, text) => `a byte order mark at the start of the text: ${text}`,
+  html_comment: (count, text) => `${plural(count, "HTML comment")}, which rendered Markdown hides: ${text}`,
+  credential_file: (_count, text) => `a reference to a credential file: ${text}`,
+  mcp_config: (_count, text) => `a reference to the client's MCP configuration: ${text}`,
+  env_file: (_count, text) => `a reference to a .env file: ${text}`,
+  hide_from_user: (_count, text) => `an instruction to hide something from the user: ${text}`,
+  override_tools: (_count, text) => `a claim to override or replace other tools or servers: ${text}`,
+};
+
+function hiddenMessage(finding: LintFinding): string {
+  const { args } = finding;
+  const kind = args.kind ?? "zero_width";
+  // TAG text is already decoded to printable ASCII; quoting still neutralizes it like any server text.
+  const body = HIDDEN_WORDS[kind](args.count ?? 1, quoted(args.text, 200));
+  const where = args.where === "instructions" ? "The server instructions contain " : args.inKey === true ? "A key name contains " : "Contains ";
+  return `${where}${body}.`;
+}
+
+const SDK1_REASONS: Record<string, (finding: LintFinding) => string> = {
+  missing: () => "The tool has no inputSchema",
+  not_object: (finding) => `${finding.args.schema ?? "the schema"} is not a JSON object`,
+  type: (finding) =>
+    finding.path?.endsWith("/type") === true
+      ? `${finding.args.schema ?? "the schema"} has type ${capDisplay(neutralize(finding.args.value ?? "null"), 60)}, not "object", at its root`
+      : `${finding.args.schema ?? "the schema"} has no "type": "object" at its root`,
+  properties: (finding) => `${finding.args.schema ?? "the schema"}.properties is not an object`,
+  property: (finding) =>
+    `Property ${quoted(finding.args.name, 60)} of ${finding.args.schema ?? "the schema"} is ${neutralize(finding.args.value ?? "")}, not a schema object`,
+  required: (finding) => `${finding.args.schema ?? "the schema"}.required is not a list of strings`,
+  title: () => "The tool's title is not a string",
+};
+
+/** The one-line message for a finding; every piece of server text in it is neutralized. */
+export function message(finding: LintFinding): string {
+  const { args } = finding;
+  switch (finding.rule) {
+    case "S1":
+      if (args.reason === "short") return `Description is only ${plural(args.words ?? 0, "word")} (aim for 15+).`;
+      if (args.reason === "not_string") return "Description is not a string (MCP SDK 1.x clients also reject the whole tools/list result).";
+      return args.reason === "empty" ? "Description is empty." : "Description is missing.";
+    case "S2":
+      return `Parameter ${quoted(args.name, 60)} has a vague name and no description.`;
+    case "S3":
+      return args.reason === "untyped" ? `Parameter ${quoted(args.name, 60)} has no type or enum.` : `Parameter ${quoted(args.name, 60)} has no description.`;
+    case "S4": {
+      if (args.reason === "budget") {
+        return `Overlap search stopped after ${thousands(args.count ?? 0)} comparisons; some of the ${plural(args.total ?? 0, "tool")} were not compared.`;
+      }
+      const shared = (args.shared ?? []).map((name) => quoted(name, 40)).join(", ");
+      const more = (args.count ?? 1) > 1 ? ` It overlaps ${args.count} tools in all.` : "";
+      return `Overlaps ${quoted(args.other, 80)}: similar name and description (TF-IDF ${(args.similarity ?? 0).toFixed(2)}) and shared parameters ${shared}.${more}`;
+    }
+    case "S5":
+      if (args.reason === "no_prefix") return "Tool names have no shared service prefix.";
+      if (args.reason === "mixed_styles") {
+        const styles = (args.styles ?? []).map((entry) => `${entry.style} ${entry.count} (e.g. ${quoted(entry.example, 40)})`).join(", ");
+        return `Tool names mix naming styles: ${styles}.`;
+      }
+      return `Name lacks the prefix ${quoted(args.prefix, 40)} that ${args.count ?? 0} of ${args.total ?? 0} tools share.`;
+    case "S6":
+      return `All ${plural(args.total ?? 0, "tool definition")} take ~${thousands(args.tokens ?? 0)} tokens (estimated), over ~${thousands(args.limit ?? 0)}.`;
+    case "S7":
+      return args.count === 0
+        ? "List tool with no parameters: no limit, paging or filter."
+        : "List tool with no limit, paging or filter parameter.";
+    case "S8":
+      return hiddenMessage(finding);
+    case "name-format":
+      if (args.reason === "not_string") return "Tool name is not a string.";
+      if (args.reason === "empty") return "Tool name is empty.";
+      if (args.reason === "too_long") return `Tool name is ${plural(args.count ?? 0, "character")} long (at most 128).`;
+      return `Tool name has characters outside A-Z, a-z, 0-9, _, - and .: ${quoted(args.value, 40)}.`;
+    case "name-unique":
+      return `${args.count ?? 2} tools are named ${quoted(finding.tool ?? "", 80)}; a client keeps only one.`;
+    case "annotation-type":
+      if (args.reason === "not_object") return `annotations is ${neutralize(args.value ?? "")}, not an object.`;
+      if (args.reason === "title") return `annotations.title is ${neutralize(args.value ?? "")}, not a string.`;
+      return `annotations.${args.key ?? "hint"} is ${capDisplay(neutralize(args.value ?? ""), 60)}, not a boolean.`;
+    case "annotation-coherence":
+      return "Claims to be read-only (readOnlyHint) and destructive (destructiveHint) at once.";
+    case "meta-ui-type":
+      return `_meta.ui is ${neutralize(args.value ?? "")}, not an object.`;
+    case "meta-ui-resource-uri-required":
+      if (args.reason === "not_string") return "_meta.ui.resourceUri is not a string.";
+      return args.reason === "empty" ? "_meta.ui.resourceUri is empty." : "_meta.ui has no resourceUri.";
+    case "meta-ui-resource-uri-scheme":
+      return `_meta.ui.resourceUri ${quoted(args.value, 80)} does not use the ui:// scheme.`;
+    case "schema-format-portability":
+      return `format ${quoted(args.value, 60)} is outside the allowlist; OpenAI's validator rejects the whole tool.`;
+    case "schema-anyof-needs-type":
+      return `${args.reason ?? "anyOf"} branch has no type; Gemini rejects the schema.`;
+    case "schema-no-discriminator-keyword":
+      return "Uses the OpenAPI discriminator keyword, which model vendors ignore or reject.";
+    case "schema-no-defs":
+      return `Input schema uses $defs, definitions or $ref (${plural(args.count ?? 1, "place")}); Gemini rejects references.`;
+    case "schema-root-oneof-portability":
+      return "Input schema has oneOf at its root; a client that reads only properties sees no parameters.";
+    case "schema-dialect-tag":
+      return "Input schema has no $schema; older clients assume draft-07.";
+    case "client-unknown-dialect": {
+      const effect = args.schema === "outputSchema" ? "; it rejects every call to this tool" : "";
+      return `${args.schema ?? "inputSchema"} declares $schema ${quoted(args.value, 80)}, which the MCP SDK v2 client does not recognize${effect}.`;
+    }
+    case "client-sdk1-rejects": {
+      const reason = SDK1_REASONS[args.reason ?? "missing"] ?? SDK1_REASONS.missing;
+      return `${(reason as (finding: LintFinding) => string)(finding)}; MCP SDK 1.x clients reject the whole tools/list result.`;
+    }
+  }
+}
+
+/** The one-line fix hint for a finding: the rule's hint, or a more specific one for some cases. */
+export function fix(finding: LintFinding): string {
+  const { args } = finding;
+  switch (finding.rule) {
+    case "S1":
+      return args.reason === "short" ? "Add when to use the tool, what it returns and its limits." : RULES.S1.fix;
+    case "S3":
+      return args.reason === "untyped" ? "Give the parameter a type or an enum." : "Say what the value means and give an example format.";
+    case "S5":
+      if (args.reason === "mixed_styles") return "Use one naming style (snake_case is the convention) for every tool.";
+      if (args.reason === "no_prefix") {
+        return "Prefix names by service (github_create_issue) so they stay distinct when an agent loads many servers; some clients add a namespace for you.";
+      }
+      return `Rename the tool to start with ${quoted(args.prefix, 40)} like the others.`;
+    case "S8":
+      if (args.kind === "credential_file" || args.kind === "env_file" || args.kind === "mcp_config") {
+        return "Check why the text names this file; a tool should never ask the model to read credentials or client configuration.";
+      }
+      if (args.kind === "hide_from_user" || args.kind === "override_tools") return "Remove the instruction: a tool must not steer the model against the user or other servers.";
+      return RULES.S8.fix;
+    default:
+      return RULES[finding.rule].fix;
+  }
+}

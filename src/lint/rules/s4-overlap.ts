@@ -1,0 +1,167 @@
+/** S4: two tools that overlap: similar name and description (TF-IDF cosine >= 0.5) and at least half their parameters shared. */
+
+import type { ToolView } from "../context.js";
+import { similarPairs } from "../similarity.js";
+import { isVerb, stem, terms, verbGroup } from "../text.js";
+import type { Rule } from "./rule.js";
+
+/** Cosine similarity from which two tools' texts count as similar. */
+export const OVERLAP_COSINE = 0.5;
+
+// Parameters that shape any call (paging, sorting, output format) say nothing about what a tool
+// is for; two tools sharing only these do not take the same input.
+const GENERIC_PARAMS = new Set(
+  (
+    "limit offset page perpage pagesize pagenumber cursor startcursor nextcursor pagetoken nexttoken maxresults " +
+    "sort sortby order orderby direction format responseformat outputformat verbose fields timeout timeoutms"
+  ).split(" "),
+);
+
+// Words in a name that join or qualify rather than name the thing acted on. After a connector the
+// name describes a variant (`list_directory_with_sizes`), so the head noun comes before it.
+const ARTICLES = new Set(["a", "an", "the"]);
+const CONNECTORS = new Set("of with by for in from to and or".split(" "));
+const VIEW_WORDS = new Set("info detail details data profile summary content contents text metadata raw full".split(" "));
+
+const VERSION = /^v?[0-9]+$/;
+
+/**
+ * What a name says the tool acts on: its head noun, the last segment before any connector
+ * (`list_directory_with_sizes` -> directory), skipping a service prefix, verbs, articles, trailing
+ * view words (`get_user_info` -> user) and numbers or versions (`search_v2`). Not stemmed:
+ * `get_user` and `get_users` fetch one item and a collection. Null when the name names no object
+ * (`kubectl_get`, `search`).
+ */
+function headNoun(view: ToolView, common: ReadonlySet<string>): string | null {
+  const main: string[] = [];
+  // Segments before the first verb are a prefix (`kubectl_get`, `github_create_issue`), not an object.
+  const verbAt = view.segments.findIndex((segment) => isVerb(segment));
+  for (const raw of view.segments.slice(Math.max(0, verbAt))) {
+    if (CONNECTORS.has(raw)) break;
+    if (ARTICLES.has(raw) || isVerb(raw) || common.has(stem(raw)) || VERSION.test(raw)) continue;
+    main.push(raw);
+  }
+  while (main.length > 1 && VIEW_WORDS.has(main[main.length - 1] as string)) main.pop();
+  return main[main.length - 1] ?? null;
+}
+
+/**
+ * A service prefix or suffix most tool names carry (`github_*`, `API-*`, `*_exa`): no evidence of
+ * overlap. Only the first and last segments count; a word many names share in the middle (`file`
+ * in a filesystem server) still names what the tools act on.
+ */
+function commonSegments(tools: readonly ToolView[]): Set<string> {
+  const out = new Set<string>();
+  if (tools.length < 3) return out;
+  for (const pick of [(segments: string[]) => segments[0], (segments: string[]) => segments[segments.length - 1]]) {
+    const counts = new Map<string, number>();
+    for (const view of tools) {
+      const segment = pick(view.segments);
+      if (segment !== undefined) counts.set(stem(segment), (counts.get(stem(segment)) ?? 0) + 1);
+    }
+    for (const [segment, count] of counts) if (count >= tools.length * 0.7) out.add(segment);
+  }
+  return out;
+}
+
+/** Parameters nearly every tool takes (an API version header, a workspace id): no evidence either. */
+function ubiquitousParams(tools: readonly ToolView[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const view of tools) for (const name of view.params) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const out = new Set<string>();
+  if (tools.length < 5) return out;
+  for (const [name, count] of counts) if (count >= tools.length * 0.9) out.add(name);
+  return out;
+}
+
+/** Most overlaps reported per tool (the closest ones); the message gives the total. */
+export const MAX_OVERLAPS_SHOWN = 3;
+
+/** Most candidate pairs S4 looks at before it stops; far above any real server, it bounds a hostile one. */
+export const OVERLAP_BUDGET = 2_000_000;
+
+/** S4 rule. */
+export const s4Overlap: Rule = {
+  id: "S4",
+  check(context, report) {
+    const tools = context.tools;
+    if (tools.length < 2) return;
+    const common = commonSegments(tools);
+    const heads = tools.map((view) => headNoun(view, common));
+    const everywhere = ubiquitousParams(tools);
+    const evidence = (name: string) => !everywhere.has(name) && !GENERIC_PARAMS.has(name.toLowerCase().replace(/[-_]/g, ""));
+    const params = tools.map((view) => new Set(view.params.filter(evidence)));
+    const verbs = tools.map((view) => verbGroup(view.segments));
+    // Blocks: tools whose names act on the same thing (same head noun) with the same kind of verb. A
+    // name without a head noun is not compared; one without a known verb joins every verb's block.
+    const byHead = new Map<string, { verbs: Map<number, number[]>; none: number[] }>();
+    heads.forEach((head, index) => {
+      if (head === null || (params[index] as Set<string>).size === 0) return;
+      let entry = byHead.get(head);
+      if (entry === undefined) {
+        entry = { verbs: new Map(), none: [] };
+        byHead.set(head, entry);
+      }
+      const verb = verbs[index] ?? null;
+      if (verb === null) entry.none.push(index);
+      else entry.verbs.set(verb, [...(entry.verbs.get(verb) ?? []), index]);
+    });
+    const blocks: number[][] = [];
+    for (const { verbs: byVerb, none } of byHead.values()) {
+      if (byVerb.size === 0) blocks.push(none);
+      for (const members of byVerb.values()) blocks.push(none.length === 0 ? members : [...members, ...none].sort((x, y) => x - y));
+    }
+    const accept = (a: number, b: number): boolean => {
+      // Tools named for different actions (get / delete) do different things, however alike their text.
+      const verbA = verbs[a] ?? null;
+      const verbB = verbs[b] ?? null;
+      if (verbA !== null && verbB !== null && verbA !== verbB) return false;
+      // Same name twice is name-unique's finding, not an overlap.
+      if ((tools[a] as ToolView).name === (tools[b] as ToolView).name) return false;
+      return sharesHalf(params[a] as Set<string>, params[b] as Set<string>);
+    };
+    const documents = tools.map((view) => terms(view.name, view.description ?? ""));
+    // Each tool keeps its closest overlaps only: a tool that overlaps dozens of others needs one
+    // message saying so, not dozens, and memory stays linear in the number of tools.
+    const closest = new Map<number, { other: number; cosine: number }[]>();
+    const keep = (tool: number, other: number, cosine: number) => {
+      const list = closest.get(tool) ?? [];
+      list.push({ other, cosine });
+      if (list.length > MAX_OVERLAPS_SHOWN * 4) {
+        list.sort((x, y) => y.cosine - x.cosine || x.other - y.other);
+        list.length = MAX_OVERLAPS_SHOWN;
+      }
+      closest.set(tool, list);
+    };
+    const counts = new Map<number, number>();
+    const exhausted = similarPairs(documents, blocks, OVERLAP_COSINE, accept, OVERLAP_BUDGET, ({ a, b, cosine }) => {
+      keep(a, b, cosine);
+      keep(b, a, cosine);
+      counts.set(a, (counts.get(a) ?? 0) + 1);
+      counts.set(b, (counts.get(b) ?? 0) + 1);
+    });
+    for (const [index, list] of [...closest].sort((x, y) => x[0] - y[0])) {
+      const view = tools[index] as ToolView;
+      list.sort((x, y) => y.cosine - x.cosine || x.other - y.other);
+      for (const { other, cosine } of list.slice(0, MAX_OVERLAPS_SHOWN)) {
+        const partner = tools[other] as ToolView;
+        const shared = [...(params[index] as Set<string>)].filter((name) => (params[other] as Set<string>).has(name));
+        report.tool(view, "warning", null, { other: partner.name, similarity: Math.round(cosine * 100) / 100, shared, count: counts.get(index) ?? 1 });
+      }
+    }
+    if (exhausted) report.server("info", { reason: "budget", count: OVERLAP_BUDGET, total: tools.length });
+  },
+};
+
+/**
+ * At least one parameter in common, and the common ones are at least half of each tool's
+ * parameters. Tools without (non-generic) parameters are not compared: nothing shows they take
+ * the same input.
+ */
+function sharesHalf(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size === 0 || small.size * 2 < large.size) return false;
+  let common = 0;
+  for (const name of small) if (large.has(name)) common++;
+  return common > 0 && common * 2 >= large.size;
+}

@@ -1,0 +1,38 @@
+/** Every constant of the token-weighted score in one place, so they can be argued with. */
+
+// Rough estimates of the tokens a problem costs an agent per session; treat the ordering of tools
+// as the result, not the exact numbers.
+
+/** Estimated waste per finding, by `rule` or `rule:reason`; findings not listed cost nothing (S5, S6, S8, definition rules). */
+export const STATIC_WASTE: Readonly<Record<string, number>> = {
+  "S1:missing": 2_000, // the agent guesses, retries or picks the wrong tool
+  "S1:empty": 2_000,
+  "S1:not_string": 2_000,
+  "S7": 2_000, // an unbounded list, when no probe measured it
+  "S1:short": 500,
+  "S4": 500, // a wrong pick between two overlapping tools
+  "S2": 300, // a wrong or retried argument
+  "S3:untyped": 300,
+  "S3:undescribed": 100,
+};
+
+/** Definition tokens per tool that cost nothing extra; each token above is overhead. */
+export const DEFINITION_FREE_TOKENS = 300;
+/**
+ * How many times definition overhead is paid per session: definitions are resent every turn but
+ * usually prompt-cached, so about 20 turns at about 10% cost.
+ */
+export const DEFINITION_OVERHEAD_FACTOR = 2;
+/** A tool's score halves for every this many wasted tokens. */
+export const TOOL_HALF_LIFE = 5_000;
+/** The server's score halves for every this many wasted tokens. */
+export const SERVER_HALF_LIFE = 10_000;
+/** Tools an agent uses in a typical session: the average per-tool usage waste is counted this many times. */
+export const TOOLS_USED_PER_SESSION = 3;
+/** Lowest score for each grade, best first; anything lower is F. */
+export const GRADE_FLOORS: readonly (readonly ["A" | "B" | "C" | "D", number])[] = [
+  ["A", 90],
+  ["B", 75],
+  ["C", 50],
+  ["D", 25],
+];

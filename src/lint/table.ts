@@ -1,0 +1,200 @@
+/** The rule table: every lint rule declared once with its severities, title, family, docs page and fix hint. */
+
+import type { RuleId, RuleInfo } from "./types.js";
+
+const docs = (id: RuleId): string => `docs/rules/${id}.md`;
+
+/** Every rule, in report order; a rule without a row does not compile. */
+export const RULES = {
+  S1: {
+    severities: ["error", "warning"],
+    title: "Missing or short description",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S1"),
+    fix: "Say when to use the tool, what it returns and its limits, in 15 words or more.",
+  },
+  S2: {
+    severities: ["warning"],
+    title: "Vague parameter name",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S2"),
+    fix: "Use a specific name (user_id, not id) or describe the value the parameter expects.",
+  },
+  S3: {
+    severities: ["warning", "info"],
+    title: "Parameter without a type or description",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S3"),
+    fix: "Give the parameter a type (or enum) and a description with an example value.",
+  },
+  S4: {
+    severities: ["warning", "info"],
+    title: "Overlapping tools",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S4"),
+    fix: "Merge the two tools, or say in each description when to pick it over the other.",
+  },
+  S5: {
+    severities: ["warning", "info"],
+    title: "Inconsistent tool naming",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S5"),
+    fix: "Prefix every tool name with the service (github_create_issue) in one naming style.",
+  },
+  S6: {
+    severities: ["warning", "error"],
+    title: "Tool definitions use too many tokens",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S6"),
+    fix: "Shorten schemas and descriptions, or split the server so clients load fewer tools.",
+  },
+  S7: {
+    severities: ["warning"],
+    title: "Unbounded list",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S7"),
+    fix: "Add a limit and a cursor or page parameter, or a filter, so one call cannot return everything.",
+  },
+  S8: {
+    severities: ["error", "warning", "info"],
+    title: "Hidden text",
+    family: "static",
+    strictOnly: false,
+    docs: docs("S8"),
+    fix: "Remove the hidden text; if it is meant for the model, write it visibly in the description.",
+  },
+  "name-format": {
+    severities: ["error"],
+    title: "Invalid tool name",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("name-format"),
+    fix: "Rename the tool to 1-128 characters of letters, digits, _, - and . and keep the display name in title.",
+  },
+  "name-unique": {
+    severities: ["error"],
+    title: "Duplicate tool name",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("name-unique"),
+    fix: "Rename one of the tools, or merge them if they are the same tool.",
+  },
+  "annotation-type": {
+    severities: ["warning"],
+    title: "Annotation of the wrong type",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("annotation-type"),
+    fix: "Send annotation hints as JSON booleans (true/false) and annotations.title as a string.",
+  },
+  "annotation-coherence": {
+    severities: ["warning"],
+    title: "Contradictory annotations",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("annotation-coherence"),
+    fix: "Drop destructiveHint on a read-only tool, or set readOnlyHint to false if the tool changes data.",
+  },
+  "meta-ui-type": {
+    severities: ["error"],
+    title: "_meta.ui is not an object",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("meta-ui-type"),
+    fix: "Make _meta.ui an object such as {\"resourceUri\": \"ui://...\"}, or remove it.",
+  },
+  "meta-ui-resource-uri-required": {
+    severities: ["error"],
+    title: "_meta.ui without a resourceUri",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("meta-ui-resource-uri-required"),
+    fix: "Set _meta.ui.resourceUri to the URI of the UI resource the tool renders with.",
+  },
+  "meta-ui-resource-uri-scheme": {
+    severities: ["warning"],
+    title: "_meta.ui.resourceUri not ui://",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("meta-ui-resource-uri-scheme"),
+    fix: "Serve the UI as a ui:// resource from the server rather than an external URL.",
+  },
+  "schema-format-portability": {
+    severities: ["error"],
+    title: "Format a model vendor rejects",
+    family: "portability",
+    strictOnly: false,
+    docs: docs("schema-format-portability"),
+    fix: "Drop the format and say it in the description (\"an absolute URL\"), or widen --format-allowlist for your targets.",
+  },
+  "schema-anyof-needs-type": {
+    severities: ["warning"],
+    title: "anyOf/oneOf branch without a type",
+    family: "portability",
+    strictOnly: false,
+    docs: docs("schema-anyof-needs-type"),
+    fix: "Give every anyOf/oneOf branch its own type, or make the field optional instead of nullable.",
+  },
+  "schema-no-discriminator-keyword": {
+    severities: ["warning"],
+    title: "OpenAPI discriminator keyword",
+    family: "portability",
+    strictOnly: false,
+    docs: docs("schema-no-discriminator-keyword"),
+    fix: "Remove discriminator; a const on each branch already tells the variants apart.",
+  },
+  "schema-no-defs": {
+    severities: ["warning"],
+    title: "$defs or $ref in the input schema",
+    family: "portability",
+    strictOnly: true,
+    docs: docs("schema-no-defs"),
+    fix: "Inline the referenced schemas (bounded depth for recursive ones) if you target Gemini.",
+  },
+  "schema-root-oneof-portability": {
+    severities: ["warning"],
+    title: "oneOf at the input schema root",
+    family: "portability",
+    strictOnly: true,
+    docs: docs("schema-root-oneof-portability"),
+    fix: "Flatten to one object with a mode field and optional per-mode fields if you need the widest reach.",
+  },
+  "schema-dialect-tag": {
+    severities: ["warning"],
+    title: "Input schema without $schema",
+    family: "portability",
+    strictOnly: true,
+    docs: docs("schema-dialect-tag"),
+    fix: "Add \"$schema\": \"https://json-schema.org/draft/2020-12/schema\" at the root of the input schema.",
+  },
+  "client-unknown-dialect": {
+    severities: ["info"],
+    title: "$schema dialect the SDK v2 client does not know",
+    family: "client",
+    strictOnly: false,
+    docs: docs("client-unknown-dialect"),
+    fix: "Use the 2020-12 dialect URI, or drop $schema (2020-12 is the MCP default).",
+  },
+  "client-sdk1-rejects": {
+    severities: ["info"],
+    title: "Definition SDK 1.x clients reject",
+    family: "client",
+    strictOnly: false,
+    docs: docs("client-sdk1-rejects"),
+    fix: "Send object schemas with \"type\": \"object\" at both roots and an object schema for every property.",
+  },
+} as const satisfies Record<RuleId, RuleInfo>;
+
+const IDS: ReadonlySet<string> = new Set(Object.keys(RULES));
+
+/** True for a known rule ID, for validating `--disable`. */
+export function isRuleId(value: string): value is RuleId {
+  return IDS.has(value);
+}
