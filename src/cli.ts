@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { cac } from "cac";
 import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
 import type { FailOn } from "./lock/engine.js";
-import type { Output } from "./cli/lock.js";
+import type { Output } from "./cli/source.js";
 import { neutralize } from "./report/neutralize.js";
 import { styleFor } from "./report/style.js";
 

@@ -1,0 +1,154 @@
+/** Where a command's tools come from: flag checks, the launch's own install lint, and reading the server or a saved list. */
+
+import { makeRedactor, type Redactor, redactSnapshot } from "../connect/redact.js";
+import { resolveTarget, type Target } from "../connect/target.js";
+import { KnownBadRefusal, UsageError } from "../errors.js";
+import type { InstallFinding } from "../install/index.js";
+import { preloadJsonTools } from "../json/parse.js";
+import { preloadWriter, readJsonFile, readRequiredText } from "../lock/io.js";
+import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
+import { neutralize } from "../report/neutralize.js";
+import type { TerminalStyle } from "../report/style.js";
+
+/** Where a command writes; tests and embedders can capture it. */
+export interface Output {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Set by a command that knows secrets, so even error messages are redacted. */
+  redact?: (text: string) => string;
+  /** How each stream shows a report (colour, width); plain when not given. */
+  styles?: { out: TerminalStyle; err: TerminalStyle };
+}
+
+/** The flags that choose and bound a source, shared by every command that reads a server. */
+export interface SourceFlags {
+  from: string | null;
+  command: string[];
+  url: string | null;
+  headers: string[];
+  headerEnv: string[];
+  passEnv: string[];
+  timeoutMs: number;
+  /** Bound on starting a launched server and its initialize. */
+  startupTimeoutMs: number;
+  /** Bound on the whole run. */
+  deadlineMs: number;
+  knownBad: string | null;
+  version: string;
+}
+
+/**
+ * Check the source flags and resolve the live target (null for a file). Runs before anything
+ * starts, so a bad flag never launches a server. `example` shows the command in the usage error.
+ */
+export function resolveSource(flags: SourceFlags, example: string, options: { fromAllowed?: boolean } = {}): Target | null {
+  const fromAllowed = options.fromAllowed ?? true;
+  const live = flags.command.length > 0 || flags.url !== null;
+  if (flags.from !== null && live) {
+    throw new UsageError(`give one source: ${fromAllowed ? "--from FILE, " : ""}--url URL or a server command after --`);
+  }
+  if (!live && flags.from === null) {
+    throw new UsageError(`nothing to read: give a server command after -- (${example} -- npx -y some-server)${fromAllowed ? ", --url URL or --from FILE" : " or --url URL"}`);
+  }
+  if (flags.from !== null && (flags.passEnv.length > 0 || flags.headers.length > 0 || flags.headerEnv.length > 0)) {
+    throw new UsageError("--pass-env, --header and --header-env apply to a live server, not to --from");
+  }
+  return live
+    ? resolveTarget({ command: flags.command, url: flags.url, headers: flags.headers, headerEnv: flags.headerEnv, passEnv: flags.passEnv }, process.env)
+    : null;
+}
+
+/** A redactor for the target's secrets, also installed on `output` so error lines are redacted. */
+export function redactorFor(target: Target | null, output: Output): Redactor {
+  const redactor = makeRedactor(target?.secrets ?? []);
+  output.redact = (text) => redactor.text(text);
+  return redactor;
+}
+
+/** Modules loaded before a server starts (a same-user server could rewrite mcp-lint's files on disk). */
+export interface VerdictModules {
+  install: typeof import("../install/index.js") | null;
+  schemaDiff: () => (before: unknown, after: unknown) => string[];
+}
+
+/** Load everything a verdict depends on; call before a server is launched. */
+export async function loadVerdictModules(live: boolean): Promise<VerdictModules> {
+  const [install, schemaDiff] = await Promise.all([
+    live ? import("../install/index.js") : Promise.resolve(null),
+    import("../report/schema-diff.js"),
+    preloadWriter(),
+    preloadJsonTools(),
+    live ? import("../connect/sdk-compat.js") : Promise.resolve(),
+    live ? import("@modelcontextprotocol/sdk/types.js") : Promise.resolve(),
+  ]);
+  return { install, schemaDiff: () => schemaDiff.schemaDiffLines };
+}
+
+/**
+ * Install lint of the launch itself, before anything starts: a known-bad release is refused (the
+ * reason on stderr, exit 1); warnings such as an unpinned package are shown and the run goes on.
+ */
+export async function lintOwnLaunch(
+  command: string[],
+  knownBadFile: string | null,
+  install: typeof import("../install/index.js") | null,
+  output: Output,
+  options: { print: boolean } = { print: true },
+): Promise<InstallFinding[]> {
+  if (install === null) return [];
+  const { lintLaunch, loadKnownBad, installMessage } = install;
+  const list = knownBadFile === null ? loadKnownBad() : loadKnownBad(await readRequiredText(knownBadFile, "--known-bad file"), knownBadFile);
+  const findings = lintLaunch(command, list);
+  const bad = findings.find((finding) => finding.kind === "known_bad");
+  if (bad !== undefined) {
+    output.err(`mcp-lint: refusing to launch the server: ${neutralize(installMessage(bad))}\n`);
+    throw new KnownBadRefusal();
+  }
+  if (options.print) {
+    for (const finding of findings) {
+      if (finding.severity === "info") continue;
+      output.err(`mcp-lint: ${finding.severity}: I1 ${finding.kind}: ${neutralize(installMessage(finding))}\n`);
+    }
+  }
+  return findings;
+}
+
+/**
+ * Read the tools: launch or connect to the server (calling `onStarted` once it runs), or read the
+ * saved list. Secrets the server echoed are already redacted in what this returns.
+ */
+export async function readSnapshot(
+  flags: SourceFlags,
+  target: Target | null,
+  redactor: Redactor,
+  onStarted: () => void,
+  warn: (text: string) => void,
+): Promise<ServerSnapshot> {
+  if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
+  const options = {
+    timeoutMs: flags.timeoutMs,
+    startupTimeoutMs: flags.startupTimeoutMs,
+    deadlineMs: flags.deadlineMs,
+    clientVersion: flags.version,
+    redactor,
+    progress: true,
+  };
+  let raw: ServerSnapshot;
+  if (target.kind === "stdio") {
+    // A launched server runs as this user and can rewrite any file loaded after it starts (dist/,
+    // node_modules/): the SDK client is loaded before the spawn, like the modules loadVerdictModules
+    // loads (so it no longer overlaps the server's boot, about 100-250 ms).
+    const [{ launchStdioServer }, { snapshotFromStdio }] = await Promise.all([import("../connect/launch.js"), import("../connect/stdio.js")]);
+    for (const name of target.unset) {
+      warn(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
+    }
+    const { server, running } = launchStdioServer(target);
+    running.then(onStarted, onStarted);
+    raw = await snapshotFromStdio(target, server, options);
+  } else {
+    onStarted();
+    raw = await (await import("../connect/http.js")).snapshotFromHttp(target, options);
+  }
+  return target.secrets.length === 0 ? raw : redactSnapshot(raw, redactor);
+}
+
