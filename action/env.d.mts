@@ -1,0 +1,6 @@
+// Types for env.mjs (plain JS, run by the runner's node), for the tests.
+/** The variables of `env` that mcp-lint may see. */
+export function cliEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  options?: { headerEnv?: readonly string[]; passEnv?: readonly string[]; remote?: boolean },
+): Record<string, string>;

@@ -1,0 +1,215 @@
+// Runs action.yml's steps the way the GitHub runner does: expressions substituted, github.action_path
+// set, each `run` step through bash with its env and working directory, GITHUB_STEP_SUMMARY,
+// GITHUB_OUTPUT and RUNNER_TEMP pointing at files and folders of the workspace. Then reads the
+// step's output with the runner's rules for workflow commands (stop-commands included), so a test
+// sees exactly the annotations the runner would make.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { expect } from "vitest";
+import { parse } from "yaml";
+import { repo, tempDir } from "./helpers.js";
+
+interface Step {
+  id?: string;
+  name?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  "working-directory"?: string;
+}
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+export const action = parse(readFileSync(join(repo, "action.yml"), "utf8")) as Action;
+
+/** A workflow command as the runner parsed it. */
+export interface RunnerCommand {
+  command: string;
+  properties: Record<string, string>;
+  data: string;
+}
+
+/** What the runner ignored and what it ran. */
+export interface RunnerView {
+  commands: RunnerCommand[];
+  /** Lines that look like commands but came while commands were stopped. */
+  ignored: string[];
+}
+
+// The commands the runner registers (actions/runner ActionCommandManager).
+const REGISTERED = new Set([
+  "add-mask",
+  "add-matcher",
+  "add-path",
+  "debug",
+  "echo",
+  "endgroup",
+  "error",
+  "group",
+  "notice",
+  "remove-matcher",
+  "save-state",
+  "set-env",
+  "set-output",
+  "stop-commands",
+  "warning",
+]);
+
+// ActionCommand's mappings, undone in their order, `%25` last.
+const unescapeData = (text: string) => text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+const unescapeProperty = (text: string) =>
+  text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%25/g, "%");
+
+/**
+ * The runner's reading of a step's output (ActionCommand.TryParseV2 and the stop-commands state):
+ * lines end at CR, LF or CRLF (StreamReader.ReadLine); leading whitespace is trimmed; `::name
+ * k=v,...::data` is a command when `name` is registered; after `::stop-commands::TOKEN` only
+ * `::TOKEN::` is one. The old `##[name]` form counts as a command too, so a test fails on it.
+ */
+export function runnerView(output: string): RunnerView {
+  const commands: RunnerCommand[] = [];
+  const ignored: string[] = [];
+  let stopToken: string | null = null;
+  for (const raw of output.split(/\r\n|\r|\n/)) {
+    const line = raw.trimStart();
+    const legacy = line.startsWith("##[");
+    if (!line.startsWith("::") && !legacy) continue;
+    const end = legacy ? line.indexOf("]") : line.indexOf("::", 2);
+    if (end < 0) continue;
+    const info = line.slice(legacy ? 3 : 2, end);
+    const space = info.indexOf(" ");
+    const name = space < 0 ? info : info.slice(0, space);
+    if (stopToken !== null) {
+      if (!legacy && name.toLowerCase() === stopToken.toLowerCase()) {
+        commands.push({ command: "resume-commands", properties: {}, data: "" });
+        stopToken = null;
+      } else {
+        ignored.push(raw);
+      }
+      continue;
+    }
+    if (legacy) {
+      commands.push({ command: `##[${name}]`, properties: {}, data: line.slice(end + 1) });
+      continue;
+    }
+    if (!REGISTERED.has(name)) continue;
+    const properties: Record<string, string> = {};
+    if (space > 0) {
+      for (const pair of info.slice(space + 1).trim().split(",").filter(Boolean)) {
+        const equals = pair.indexOf("=");
+        if (equals > 0 && equals < pair.length - 1) properties[pair.slice(0, equals)] = unescapeProperty(pair.slice(equals + 1));
+      }
+    }
+    const data = unescapeData(line.slice(end + 2));
+    commands.push({ command: name, properties, data });
+    if (name === "stop-commands") stopToken = data;
+  }
+  return { commands, ignored };
+}
+
+/** The annotations (error, warning, notice) the runner would show. */
+export function annotations(view: RunnerView): RunnerCommand[] {
+  return view.commands.filter((command) => ["error", "warning", "notice"].includes(command.command));
+}
+
+export interface ActionResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+  summary: string;
+  outputs: string;
+  runner: RunnerView;
+  runnerTemp: string;
+}
+
+/** Run the Action's steps with these inputs and job environment in `workspace`. */
+export function runAction(
+  inputs: Record<string, string>,
+  jobEnv: Record<string, string>,
+  workspace: string,
+  options: { actionPath?: string } = {},
+): ActionResult {
+  const actionPath = options.actionPath ?? repo;
+  const values: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(action.inputs)) values[name] = inputs[name] ?? spec.default ?? "";
+  const expression = (text: string) =>
+    text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => {
+      const input = /^inputs\.([\w-]+)$/.exec(expr);
+      if (input?.[1] !== undefined) return values[input[1]] ?? "";
+      if (expr === "github.action_path") return actionPath;
+      throw new Error(`unexpected expression ${expr}`);
+    });
+  const runner = tempDir();
+  const summary = join(runner, "summary.md");
+  const outputFile = join(runner, "output.txt");
+  const runnerTemp = join(runner, "temp");
+  mkdirSync(runnerTemp);
+  writeFileSync(summary, "");
+  writeFileSync(outputFile, "");
+  let stdout = "";
+  let stderr = "";
+  let status = 0;
+  for (const step of action.runs.steps) {
+    if (step.if !== undefined) {
+      const condition = /^inputs\.([\w-]+) == '([^']*)'$/.exec(step.if);
+      if (!condition) throw new Error(`unexpected condition ${step.if}`);
+      if (values[condition[1] as string] !== condition[2]) continue;
+    }
+    if (step.uses !== undefined) {
+      // actions/setup-node: Node.js is already here.
+      expect(step.uses).toMatch(/^actions\/setup-node@/);
+      continue;
+    }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...jobEnv,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_WORKSPACE: workspace,
+      RUNNER_TEMP: runnerTemp,
+    };
+    for (const [name, value] of Object.entries(step.env ?? {})) env[name] = expression(value);
+    const scriptPath = join(runner, `step-${step.id ?? "x"}.sh`);
+    writeFileSync(scriptPath, expression(step.run ?? ""));
+    expect(step.shell).toBe("bash");
+    const dir = expression(step["working-directory"] ?? ".");
+    // The runner reads the step's stdout and stderr as they come, in one order: `2>&1` keeps that
+    // order here, so stop-commands applies to both streams as it does on a runner. `| cat` makes
+    // the step's output a real pipe, as the runner's is (Node would give a socket, which a process
+    // cannot reopen through /proc/<pid>/fd/1 the way a server can reopen the runner's pipe).
+    const result = spawnSync("bash", ["-c", 'set -o pipefail; bash --noprofile --norc -eo pipefail "$0" 2>&1 | cat', scriptPath], {
+      cwd: isAbsolute(dir) ? dir : join(workspace, dir),
+      env,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 180_000,
+    });
+    stdout += result.stdout;
+    stderr += result.stderr;
+    status = result.status ?? 2;
+    if (status !== 0) break;
+  }
+  return {
+    status,
+    stdout,
+    stderr,
+    summary: readFileSync(summary, "utf8"),
+    outputs: readFileSync(outputFile, "utf8"),
+    runner: runnerView(stdout),
+    runnerTemp,
+  };
+}
+
+export const fixtureServer = join(repo, "test/fixtures/action/server.mjs");
+
+/** A fixture server spec file in `dir`, and the `command` input that starts the server with it. */
+export function fixtureCommand(dir: string, name: string, spec: unknown): string {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(spec));
+  return `node "${fixtureServer}" "${path}"`;
+}
