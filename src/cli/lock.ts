@@ -67,7 +67,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const changes = compareSnapshot(snapshot, lock);
   const notes = await notesFor(snapshot, lock, changes);
   const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock, changes, notes };
-  if (changes.some((change) => SCHEMA_KINDS.has(change.kind))) input.schemaDiff = modules.schemaDiff();
+  if (changes.some((change) => SCHEMA_KINDS.has(change.kind))) input.schemaDiff = await modules.schemaDiff();
 
   let exitCode: number;
   let outcome: string;

@@ -68,20 +68,26 @@ export function redactorFor(target: Target | null, output: Output): Redactor {
 /** Modules loaded before a server starts (a same-user server could rewrite mcp-lint's files on disk). */
 export interface VerdictModules {
   install: typeof import("../install/index.js") | null;
-  schemaDiff: () => (before: unknown, after: unknown) => string[];
+  /** The structural schema diff, loaded now for a live server and on first use for a file. */
+  schemaDiff: () => Promise<(before: unknown, after: unknown) => string[]>;
 }
 
-/** Load everything a verdict depends on; call before a server is launched. */
+/**
+ * Load everything a verdict depends on; call before a server is launched. A run from a file starts
+ * no server, so it loads these on first use instead and stays quick for a commit hook.
+ */
 export async function loadVerdictModules(live: boolean): Promise<VerdictModules> {
+  const lazyDiff = async () => (await import("../report/schema-diff.js")).schemaDiffLines;
+  if (!live) return { install: null, schemaDiff: lazyDiff };
   const [install, schemaDiff] = await Promise.all([
-    live ? import("../install/index.js") : Promise.resolve(null),
+    import("../install/index.js"),
     import("../report/schema-diff.js"),
     preloadWriter(),
     preloadJsonTools(),
-    live ? import("../connect/sdk-compat.js") : Promise.resolve(),
-    live ? import("@modelcontextprotocol/sdk/types.js") : Promise.resolve(),
+    import("../connect/sdk-compat.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
   ]);
-  return { install, schemaDiff: () => schemaDiff.schemaDiffLines };
+  return { install, schemaDiff: async () => schemaDiff.schemaDiffLines };
 }
 
 /**
