@@ -3,11 +3,12 @@
 import { lintServer } from "../config/lint.js";
 import { findDefaultConfigs, type LoadedConfig, loadConfigFile, readKnownBadText } from "../config/load.js";
 import { type CheckedFile, configExitCode, configJsonReport, renderConfigReport, type SkippedFile } from "../config/report.js";
-import { McpLintError } from "../errors.js";
+import { InputFileError, JsonInputError, McpLintError } from "../errors.js";
 import { loadKnownBad } from "../install/bad-list.js";
 import type { FailOn } from "../lock/engine.js";
 import { writeFileSafely } from "../lock/io.js";
 import type { Severity } from "../lock/kinds.js";
+import { neutralize } from "../report/neutralize.js";
 
 /** Flags of `mcp-lint check-config`, already checked for shape. */
 export interface CheckConfigFlags {
@@ -24,7 +25,11 @@ export interface CheckConfigOutput {
   err(text: string): void;
 }
 
-/** Run `check-config`; returns the exit code (user errors are thrown as McpLintError). */
+/**
+ * Run `check-config`; returns the exit code. A file the user named that cannot be read is
+ * reported with the others, and once every other file is checked and the reports are written,
+ * the run ends with one McpLintError (exit 2) naming it and the position, never its contents.
+ */
 export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfigOutput): Promise<number> {
   const knownBad = flags.knownBad === null
     ? loadKnownBad()
@@ -34,17 +39,20 @@ export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfi
   if (!named) {
     output.err(paths.length === 0
       ? "No MCP client config found in the usual places; name a file: mcp-lint check-config FILE\n"
-      : `Checking ${paths.length} config file${paths.length === 1 ? "" : "s"} found in the usual places:\n${paths.map((path) => `  ${path}\n`).join("")}`);
+      : `Checking ${paths.length} config file${paths.length === 1 ? "" : "s"} found in the usual places:\n${paths.map((path) => `  ${neutralize(path)}\n`).join("")}`);
   }
   const loaded: LoadedConfig[] = [];
   const skipped: SkippedFile[] = [];
+  const failures: McpLintError[] = [];
   for (const path of paths) {
     try {
       loaded.push(await loadConfigFile(path));
     } catch (error) {
-      // A file the user named must read; one found by searching is reported and skipped.
-      if (named || !(error instanceof McpLintError)) throw error;
-      skipped.push({ file: path, reason: error.message });
+      if (!(error instanceof McpLintError)) throw error;
+      // File names are the user's or the file system's; shown inert like everything else.
+      const reason = neutralize(error.message);
+      skipped.push({ file: path, reason, named });
+      if (named) failures.push(error instanceof JsonInputError ? new JsonInputError(reason) : new InputFileError(reason));
     }
   }
   const files: CheckedFile[] = loaded.map(({ path, document }) => ({
@@ -53,6 +61,11 @@ export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfi
     servers: document.servers.map((server) => ({ server, findings: lintServer(server, knownBad) })),
   }));
   output.out(renderConfigReport(files, flags.minSeverity, skipped));
-  if (flags.json !== null) await writeFileSafely(flags.json, `${JSON.stringify(configJsonReport(files), null, 2)}\n`);
+  if (flags.json !== null) await writeFileSafely(flags.json, `${JSON.stringify(configJsonReport(files, skipped), null, 2)}\n`);
+  const [first, ...more] = failures;
+  if (first !== undefined) {
+    if (more.length === 0) throw first;
+    throw new InputFileError(`${failures.length} config files could not be read: ${failures.map((failure) => failure.message).join("; ")}`);
+  }
   return configExitCode(files, flags.failOn);
 }

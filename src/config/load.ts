@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { InputFileError } from "../errors.js";
 import { readRequiredText, readTextIfExists } from "../lock/io.js";
+import { neutralize } from "../report/neutralize.js";
 import { configCandidates, type LocationContext } from "./locations.js";
 import { readConfigText } from "./readers/index.js";
 import type { ConfigDocument } from "./types.js";
@@ -18,7 +19,7 @@ export interface LoadedConfig {
 /** Read and parse one config file that must exist. */
 export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   const text = await readTextIfExists(path);
-  if (text === null) throw new InputFileError(`config file ${path} does not exist`);
+  if (text === null) throw new InputFileError(`config file ${neutralize(path)} does not exist`);
   return { path, document: readConfigText(text, path) };
 }
 

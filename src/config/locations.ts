@@ -43,11 +43,14 @@ export function configCandidates(context: LocationContext): Candidate[] {
   file(home, ".cursor", "mcp.json");
   file(cwd, ".cursor", "mcp.json");
 
-  // VS Code (stable and Insiders user profiles), Cline's VS Code extension storage, the workspace file.
+  // VS Code (stable and Insiders): the user mcp.json and settings.json (`mcp.servers`), the same in
+  // each profile; Cline's VS Code extension storage; the workspace file.
   const codeRoot = platform === "darwin" ? join(home, "Library", "Application Support") : platform === "win32" ? appData : xdg;
   for (const product of ["Code", "Code - Insiders"]) {
     file(codeRoot, product, "User", "mcp.json");
+    file(codeRoot, product, "User", "settings.json");
     out.push({ dir: join(codeRoot, product, "User", "profiles"), pattern: /^[^.]/, tail: "mcp.json" });
+    out.push({ dir: join(codeRoot, product, "User", "profiles"), pattern: /^[^.]/, tail: "settings.json" });
     file(codeRoot, product, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json");
   }
   file(cwd, ".vscode", "mcp.json");

@@ -56,11 +56,18 @@ export interface ConfigServer {
   name: string;
   transport: Transport;
   disabled: boolean;
-  /** Set for stdio servers. */
+  /** Set for stdio servers: any entry with a command, whatever its type says. */
   launch: Launch | null;
-  /** Scheme and host of a remote server (`https://mcp.example.com`), never its path, query or credentials. */
+  /**
+   * Scheme and host of the entry's URL (`https://mcp.example.com`), never its path, query or
+   * credentials. Kept for an entry that has a command too, since its type may make the client use the URL.
+   */
   remote: string | null;
   problem: EntryProblem | null;
+  /** Keys (and list indexes) leading to the entry in the parsed file. */
+  at: readonly (string | number)[];
+  /** The 1-based line where the entry starts in its file, when known. */
+  line: number | null;
 }
 
 /** Something worth saying about a whole file. */

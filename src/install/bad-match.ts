@@ -118,30 +118,115 @@ export interface TextHit {
   text: string;
 }
 
-const patternCache = new WeakMap<KnownBadEntry, RegExp>();
+const patternCache = new WeakMap<KnownBadEntry, { release: RegExp; name: RegExp }>();
 
-/** `name`, allowing any of `-`, `_`, `.` between its letters, then an optional [extra], a separator and a version. */
-function entryPattern(entry: KnownBadEntry): RegExp {
+// Before a name: not inside a longer word, except right after a short-option cluster
+// (`-ppostmark-mcp` is `-p postmark-mcp` to npx). Bounded, so each check is constant time.
+const NAME_START = String.raw`(?:(?<![\p{L}\p{N}._-])|(?<=(?:^|\s)-[A-Za-z]{1,8}))`;
+// After a name: no letter or digit, and no separator then a letter (`postmark-mcp-server` is another package).
+const NAME_END = String.raw`(?![\p{L}\p{N}])(?![-_.]\p{L})`;
+const VERSION = String.raw`(?:\d+!)?[vV]?\d+(?:\.\d+)*(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post)[-_.]?\d+)?`;
+
+/** The entry's name, allowing any of `-`, `_`, `.` between its letters, as a release (name and version) and alone. */
+function entryPatterns(entry: KnownBadEntry): { release: RegExp; name: RegExp } {
   const cached = patternCache.get(entry);
   if (cached !== undefined) return cached;
+  // Keys hold no `-`, `_` or `.` (normalizeName drops them); `\-` would not even compile with the u flag.
   const letters = [...entry.key].map((char) => char.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
   const name = letters.join("[-_.]*");
-  const version = String.raw`(?:\d+!)?[vV]?\d+(?:\.\d+)*(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post)[-_.]?\d+)?`;
-  const pattern = new RegExp(String.raw`(?<![A-Za-z0-9._-])(${name})(?:\[[^\]]*\])?(?:\s*={2,3}\s*|@|-|_)(${version})`, "gi");
-  patternCache.set(entry, pattern);
-  return pattern;
+  // `[^\][]*` rather than `[^\]]*`: an extras group stops at the next bracket, so a text of many
+  // `litellm[` is scanned once, not once per occurrence.
+  const patterns = {
+    release: new RegExp(String.raw`${NAME_START}(${name})(?:\[[^\][]*\])?(?:\s*={2,3}\s*|@|-|_)(${VERSION})`, "giu"),
+    name: new RegExp(String.raw`${NAME_START}(${name})${NAME_END}`, "giu"),
+  };
+  patternCache.set(entry, patterns);
+  return patterns;
 }
 
 /** Every known-bad release named anywhere in `text`. */
 export function scanText(list: KnownBadList, text: string): TextHit[] {
   const hits: TextHit[] = [];
   for (const entry of list.entries) {
-    const pattern = entryPattern(entry);
-    pattern.lastIndex = 0;
-    for (const match of text.matchAll(pattern)) {
-      const hit = matchVersion({ entries: [entry] }, entry.ecosystem, entry.name, match[2] as string);
+    // A text may name the same version many times; judge each version once.
+    const judged = new Map<string, BadHit | null>();
+    for (const match of text.matchAll(entryPatterns(entry).release)) {
+      const version = match[2] as string;
+      let hit = judged.get(version);
+      if (hit === undefined) {
+        hit = matchVersion({ entries: [entry] }, entry.ecosystem, entry.name, version);
+        judged.set(version, hit);
+      }
       if (hit !== null) hits.push({ hit, text: match[0] });
     }
   }
   return hits;
+}
+
+/** A known-bad package named in some text, with what follows the name read as a spec. */
+export interface NameHit {
+  entry: KnownBadEntry;
+  /** The name and the spec after it, as written. */
+  text: string;
+  resolves: Resolution;
+}
+
+/** Longest spec read after a name. */
+const MAX_TAIL = 256;
+
+/**
+ * Every occurrence of a known-bad package's name in `text`, in any case and with any separators,
+ * with the version, range or tag written right after it (`@1.0.16`, `==1.82.8`, `>=1.82,<1.83`,
+ * `-1.0.16.tgz`), or none. Used when the parser could not follow a launch.
+ */
+export function* scanNames(list: KnownBadList, text: string): Generator<NameHit> {
+  for (const entry of list.entries) {
+    // matchAll works on a copy of the regex, so a caller that stops early leaves no lastIndex behind.
+    for (const match of text.matchAll(entryPatterns(entry).name)) {
+      const end = match.index + match[0].length;
+      const { spec, resolves } = readTail(entry.ecosystem, text.slice(end, end + MAX_TAIL));
+      yield { entry, text: match[0] + spec, resolves };
+    }
+  }
+}
+
+const STOP = /[\s'";|&()<>`]/;
+const FILE_VERSION = new RegExp(String.raw`^[-_](${VERSION})`);
+
+/** The spec after a name: `[extras]`, then `@version`, a PEP 440 specifier, or `-version` of a file name. */
+function readTail(ecosystem: KnownBadEntry["ecosystem"], after: string): { spec: string; resolves: Resolution } {
+  let rest = after;
+  let spec = "";
+  const extras = /^\[[^\][]*\]/.exec(rest);
+  if (extras !== null) {
+    spec = extras[0];
+    rest = rest.slice(spec.length);
+  }
+  const specifier = /^\s*(?:===?|~=|!=|<=?|>=?)[^'";|&()<>`]*/.exec(rest);
+  if (specifier !== null) {
+    // A PEP 440 specifier may hold spaces and commas (`>= 1.82, < 1.83`); it ends at the next word.
+    const text = (/^\s*(?:(?:===?|~=|!=|<=?|>=?)\s*[^\s,'";|&()<>`]*\s*,?\s*)+/.exec(rest)?.[0] ?? "").trim().replace(/,$/, "");
+    const exact = /^===?\s*([^\s,*]+)$/.exec(text);
+    return { spec: spec + text, resolves: exact !== null ? { type: "exact", version: exact[1] as string } : { type: "range", range: text } };
+  }
+  if (rest.startsWith("@")) {
+    let written = "";
+    for (const char of rest.slice(1)) {
+      if (STOP.test(char)) break;
+      written += char;
+    }
+    return { spec: `${spec}@${written}`, resolves: atSpec(ecosystem, written) };
+  }
+  const fileVersion = FILE_VERSION.exec(rest);
+  if (fileVersion !== null) return { spec: spec + fileVersion[0], resolves: { type: "exact", version: fileVersion[1] as string } };
+  return { spec, resolves: { type: "any" } };
+}
+
+/** What `name@written` resolves to: an exact version, an npm range, or anything (a tag, nothing). */
+function atSpec(ecosystem: KnownBadEntry["ecosystem"], written: string): Resolution {
+  const bare = written.trim();
+  if (bare === "") return { type: "any" };
+  if (comparable(ecosystem, bare) !== null) return { type: "exact", version: bare };
+  if (ecosystem === "npm" && /^[\d<>=~^*xX| .-]/.test(bare)) return { type: "range", range: bare };
+  return { type: "any" };
 }

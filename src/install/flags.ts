@@ -14,6 +14,11 @@ export interface FlagTable {
   aliases?: Readonly<Record<string, string>>;
   /** Compare flag names case-insensitively (PowerShell, cmd). */
   ignoreCase?: boolean;
+  /**
+   * A boolean flag also takes a following `true` or `false` (npm's option parser, nopt, does):
+   * `npx -y true pkg` runs pkg; read naively, `true` would look like the package.
+   */
+  booleanLiterals?: boolean;
 }
 
 /** One value flag and the value it took. */
@@ -91,7 +96,7 @@ export function walkFlags(tokens: readonly string[], table: FlagTable, interleav
     }
     if (table.booleans.has(name) || (table.booleanPattern?.test(name) ?? false)) {
       walk.booleans.push(name);
-      i++;
+      i += eq < 0 && takesLiteral(table, tokens[i + 1]) ? 2 : 1;
       continue;
     }
     if (eq > 0 && token.startsWith("--")) {
@@ -142,7 +147,12 @@ function walkCluster(
     if (!table.booleans.has(flag)) return 0;
     walk.booleans.push(flag);
   }
-  return 1;
+  return takesLiteral(table, next) ? 2 : 1;
+}
+
+/** nopt reads `true` / `false` after a boolean flag as its value. */
+function takesLiteral(table: FlagTable, next: string | undefined): boolean {
+  return table.booleanLiterals === true && (next === "true" || next === "false");
 }
 
 /** Values of one flag, in order. */

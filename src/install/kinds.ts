@@ -10,6 +10,7 @@ export type InstallKind =
   | "unpinned"
   | "no_digest"
   | "no_hashes"
+  | "insecure_transport"
   | "unreadable_entry";
 
 /** What the table says about one kind. */
@@ -30,7 +31,8 @@ export const INSTALL_KINDS = {
   known_bad: {
     severity: "error",
     title: "Known-bad release",
-    meaning: "A version on the known-bad list, pinned exactly or by a range or tag that would still resolve to it.",
+    meaning:
+      "A version on the known-bad list, pinned exactly or by a range or tag that would still resolve to it, or a known-bad package named in a launch I1 could not fully follow.",
     docs: DOCS,
   },
   unparsed: {
@@ -54,13 +56,19 @@ export const INSTALL_KINDS = {
   no_digest: {
     severity: "warning",
     title: "Image without digest",
-    meaning: "A docker or podman image without @sha256:<64 hex>; the tag can point at new content.",
+    meaning: "A docker or podman image without a full @sha256:<64 hex> digest (a tag, no tag, or a short or malformed digest); it can point at new content.",
     docs: DOCS,
   },
   no_hashes: {
     severity: "warning",
     title: "No hash checking",
-    meaning: "A pip install without --require-hashes.",
+    meaning: "A pip install without --require-hashes, pinned or not: the downloaded files are not hash-checked.",
+    docs: DOCS,
+  },
+  insecure_transport: {
+    severity: "warning",
+    title: "Remote server over plain HTTP",
+    meaning: "A remote server reached over plain http:// (or ws://) on a host that is not this machine: anyone on the network path can read and change what it tells the model.",
     docs: DOCS,
   },
   unreadable_entry: {
@@ -96,13 +104,17 @@ export type InstallReason =
   // no_digest
   | "image_tag"
   | "image_no_tag"
+  | "invalid_digest"
   // no_hashes
   | "pip_no_hashes"
+  // insecure_transport
+  | "plain_http"
   // known_bad
   | "bad_version"
   | "bad_range"
   | "bad_any"
   | "bad_text"
+  | "bad_name"
   // unreadable_entry
   | "entry_not_object"
   | "command_type"
@@ -123,7 +135,7 @@ export type InstallReason =
   | "missing_package"
   | "ambiguous_command"
   | "unsupported"
-  | "invalid_digest"
+  | "too_long"
   | "too_deep";
 
 /** How a known-bad finding was matched, with the advisory facts the message cites. */

@@ -1,5 +1,6 @@
 /** One-line sentences for I1 findings: the only place install-lint data becomes words. */
 
+import { neutralize } from "../report/neutralize.js";
 import type { AdvisoryFacts, InstallFinding } from "./kinds.js";
 
 /** Why part of a command was not checked; every unparsed reason has its own sentence. */
@@ -35,8 +36,8 @@ function unparsedMessage(finding: InstallFinding): string {
       return `${pkg ?? "the command"}: npm exec reads --package anywhere, so this runs as a command name, not the package it looks like; not checked`;
     case "unsupported":
       return `${pkg ?? "this command"} takes its packages from elsewhere (a catalog, a compose file or script metadata); not checked`;
-    case "invalid_digest":
-      return `${pkg ?? "the image"} has a digest that is not sha256:<64 lower-case hex>; not checked`;
+    case "too_long":
+      return `${pkg ?? "a part of the command"} is too long to be a package or a script I1 splits; not checked`;
     case "too_deep":
       return "wrappers are nested too deeply to follow; not checked";
     default:
@@ -66,8 +67,15 @@ function subject(finding: InstallFinding): string {
   return finding.args.role === "extra" ? `extra package ${pkg}` : pkg;
 }
 
-/** The sentence for one finding (no trailing period; names the package, never env values or whole commands). */
+/**
+ * The sentence for one finding (no trailing period; names the package, never env values or whole
+ * commands), neutralized: config and command text in it cannot move a terminal or start a workflow command.
+ */
 export function installMessage(finding: InstallFinding): string {
+  return neutralize(sentence(finding), { lineStart: true });
+}
+
+function sentence(finding: InstallFinding): string {
   const { args } = finding;
   const who = subject(finding);
   const via = launcherText(finding);
@@ -81,6 +89,7 @@ export function installMessage(finding: InstallFinding): string {
       if (args.reason === "bad_range") return `${who}${via} resolves to a known-bad release: ${fact}`;
       if (args.reason === "bad_any") return `${who}${via} has no exact version and resolves to a known-bad release: ${fact}`;
       if (args.reason === "bad_text") return `${who}${via} names a known-bad release: ${fact}`;
+      if (args.reason === "bad_name") return `${who} is named in a launch that I1 could not fully follow, so it may run a known-bad release: ${fact}`;
       return `${who}${via} is a known-bad release: ${fact}`;
     }
     case "unpinned":
@@ -94,9 +103,12 @@ export function installMessage(finding: InstallFinding): string {
       return `${who}${via} is fetched from a URL whose content can change; pin a registry version or a full commit SHA`;
     case "no_digest":
       if (args.reason === "image_no_tag") return `image ${who}${via} has no tag or digest, so it runs whatever :latest is; pin it with @sha256:<digest>`;
+      if (args.reason === "invalid_digest") return `image ${who}${via} has a digest that is not a full sha256:<64 lower-case hex>, so it pins nothing; pin it with @sha256:<digest>`;
       return `image ${who}${via} uses the tag${quoted} without a digest, and a tag can point at new content; pin it with @sha256:<digest>`;
     case "no_hashes":
-      return `${who}${via} is pinned, but pip installs it without --require-hashes, so the files are not hash-checked`;
+      return `${who}${via} is installed without --require-hashes, so the files pip downloads are not hash-checked; pin with == and add --require-hashes and a hashed requirements file`;
+    case "insecure_transport":
+      return `remote server ${who} is reached over plain ${args.spec ?? "http"}:// on a host that is not this machine, so anyone on the network path can read and change what it tells the model; use https://`;
     case "unreadable_entry":
       if (args.reason === "entry_not_object") return "the server entry is not an object; it was not checked";
       if (args.reason === "command_type") return `the entry's "${args.field ?? "command"}" is not a non-empty string; it was not checked`;

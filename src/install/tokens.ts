@@ -1,12 +1,18 @@
 /** Token helpers for I1: command names, variables, safe display, and splitting shell scripts with shell-quote. */
 
-import { parse as shellParse } from "shell-quote";
-import { clip, visible } from "../report/visible.js";
+import { type ParseEntry, parse as shellParse } from "shell-quote";
+import { capDisplay, neutralize } from "../report/neutralize.js";
 import type { InstallReason } from "./kinds.js";
 import type { ShellDialect } from "./types.js";
 
 /** Longest package text shown in a message. */
 const MAX_DISPLAY = 160;
+
+/** Longest token read as a package spec; no registry allows a name near this long. */
+export const MAX_SPEC = 2048;
+
+/** Longest script split into commands (a config `command` string, `sh -c`, `-Command`). */
+export const MAX_SCRIPT = 65_536;
 
 /**
  * The command a token names, as dispatch compares it: the last path segment (either slash),
@@ -24,12 +30,14 @@ export function isCommandWord(token: string): boolean {
   return /^[^\s=-][^\s=]*$/.test(token);
 }
 
-// ${VAR}, ${env:X}, ${input:x}, ${{ secrets.X }}, $VAR, %VAR%.
-const VARIABLE = /\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
+// $VAR and %VAR%; ${...} is found by hand, since /\$\{[^}]*\}/ rescans the rest of the text at every `${`.
+const SIMPLE_VARIABLE = /\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
 
-/** True when the text holds an unexpanded variable, so its value is unknown at lint time. */
+/** True when the text holds an unexpanded variable (${VAR}, ${env:X}, ${input:x}, ${{ secrets.X }}, $VAR, %VAR%). */
 export function hasVariable(text: string): boolean {
-  return VARIABLE.test(text);
+  const open = text.indexOf("${");
+  if (open >= 0 && text.indexOf("}", open + 2) >= 0) return true;
+  return SIMPLE_VARIABLE.test(text);
 }
 
 /** True for a shell-style assignment `NAME=value` (dropped before a command). */
@@ -37,12 +45,75 @@ export function isAssignment(token: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*=/.test(token);
 }
 
-/** Text from a command made safe to show: URL credentials and query strings removed, non-ASCII escaped, clipped. */
+/**
+ * Text from a command made safe to show: URL credentials and query strings removed, control,
+ * invisible and look-alike characters escaped (`neutralize`), capped. Linear in the text.
+ */
 export function safeDisplay(text: string): string {
-  const redacted = text
-    .replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]*@/g, "$1***@")
-    .replace(/(:\/\/[^\s?#]*)\?[^\s#]*/g, "$1");
-  return clip(visible(redacted), MAX_DISPLAY);
+  const redacted = redactUrls(text);
+  // Only the start is shown: neutralize a generous prefix, not megabytes, then cap what it gives.
+  const head = redacted.length > MAX_DISPLAY * 4 ? redacted.slice(0, MAX_DISPLAY * 4) : redacted;
+  const shown = capDisplay(neutralize(head, { lineStart: true }), MAX_DISPLAY);
+  const unread = redacted.length - head.length;
+  if (unread === 0) return shown;
+  // The head is longer than the cap, so capDisplay said how much of it was cut: add what was never read.
+  return shown.replace(/\.\.\.\((\d+) more characters\)$/, (_, count: string) => `...(${Number(count) + unread} more characters)`);
+}
+
+/**
+ * `scheme://user:pass@host/path?query#frag` -> `scheme://***@host/path#frag`, for every URL in the
+ * text. Two hand scans that do what the two regexes before them did (a scheme, then user info up
+ * to `@`; a path, then `?query` up to a space or `#`): those retried from every position and took
+ * quadratic time on a long argument; each scan here reads a character a bounded number of times.
+ */
+export function redactUrls(text: string): string {
+  if (!text.includes("://")) return text;
+  return dropQueries(dropUserInfo(text));
+}
+
+function dropUserInfo(text: string): string {
+  let out = "";
+  let done = 0;
+  for (let at = text.indexOf("://"); at >= 0; ) {
+    if (schemeBefore(text, at)) {
+      let end = at + 3;
+      while (end < text.length && text[end] !== "/" && text[end] !== "@" && !/\s/.test(text[end] as string)) end++;
+      if (text[end] === "@") {
+        out += `${text.slice(done, at + 3)}***@`;
+        done = end + 1;
+        at = text.indexOf("://", done);
+        continue;
+      }
+    }
+    at = text.indexOf("://", at + 1);
+  }
+  return out + text.slice(done);
+}
+
+function dropQueries(text: string): string {
+  let out = "";
+  let done = 0;
+  for (let at = text.indexOf("://"); at >= 0; ) {
+    let end = at + 3;
+    while (end < text.length && text[end] !== "?" && text[end] !== "#" && !/\s/.test(text[end] as string)) end++;
+    if (text[end] === "?") {
+      let queryEnd = end + 1;
+      while (queryEnd < text.length && text[queryEnd] !== "#" && !/\s/.test(text[queryEnd] as string)) queryEnd++;
+      out += text.slice(done, end);
+      done = queryEnd;
+      end = queryEnd;
+    }
+    // Any `://` inside the span just read would stop where this one did: go on after it.
+    at = text.indexOf("://", end);
+  }
+  return out + text.slice(done);
+}
+
+/** True when the characters right before `at` hold a URL scheme: a run of letters, digits, `+`, `.`, `-` with a letter in it. */
+function schemeBefore(text: string, at: number): boolean {
+  let letter = false;
+  for (let i = at - 1; i >= 0 && /[A-Za-z0-9+.-]/.test(text[i] as string); i--) if (/[A-Za-z]/.test(text[i] as string)) letter = true;
+  return letter;
 }
 
 /** True for a full git commit id (SHA-1 or SHA-256, lower-case hex). */
@@ -79,13 +150,20 @@ const REDIRECT_OPS = new Set([">", ">>", ">&", "<"]);
  * depends on it.
  */
 export function splitScript(script: string, dialect: ShellDialect): SplitScript {
+  if (script.length > MAX_SCRIPT) return { commands: [], problems: ["too_long"] };
   if (!quotesBalanced(script, dialect)) return { commands: [], problems: ["unsplittable"] };
   if (hasSubstitution(script, dialect)) return { commands: [], problems: ["substitution"] };
   // shell-quote starts a comment at any `#`, but a shell only at the start of a word
   // (`github:u/r#sha`): hide mid-word ones behind a private-use character and restore them after.
   const hidden = script.includes(HASH) ? script : script.replace(/(?<=\S)#/g, HASH);
   // Keep variables in the text as ${NAME} so later checks see them; shell-quote would drop them.
-  const parsed = shellParse(hidden, (name: string) => `\${${name}}`, dialect === "cmd" ? { escape: "^" } : dialect === "powershell" ? { escape: "`" } : {});
+  let parsed: ParseEntry[];
+  try {
+    parsed = shellParse(hidden, (name: string) => `\${${name}}`, dialect === "cmd" ? { escape: "^" } : dialect === "powershell" ? { escape: "`" } : {});
+  } catch {
+    // shell-quote throws on `${` without its `}` ("Bad substitution"): a shell would refuse it too.
+    return { commands: [], problems: ["unsplittable"] };
+  }
   const entries = parsed.map((entry) => (typeof entry === "string" ? entry.replaceAll(HASH, "#") : "pattern" in entry ? { ...entry, pattern: entry.pattern.replaceAll(HASH, "#") } : entry));
   const commands: string[][] = [];
   const problems = new Set<InstallReason>();

@@ -50,6 +50,8 @@ export interface LaunchParse {
   packages: PackageRef[];
   problems: Problem[];
   nested: Nested[];
+  /** The command runs code I1 cannot read (inline code such as `node -e`), so it may fetch anything. */
+  opaque: boolean;
 }
 
 /** One launcher or wrapper: the command names it handles and its parser. Pure: argv in, data out. */
@@ -64,10 +66,10 @@ export interface CommandHandler {
 
 /** An empty result, to build on. */
 export function emptyParse(): LaunchParse {
-  return { packages: [], problems: [], nested: [] };
+  return { packages: [], problems: [], nested: [], opaque: false };
 }
 
 /** A result holding only one problem. */
 export function problemParse(reason: InstallReason, extra: Omit<Problem, "reason"> = {}): LaunchParse {
-  return { packages: [], problems: [{ reason, ...extra }], nested: [] };
+  return { packages: [], problems: [{ reason, ...extra }], nested: [], opaque: false };
 }

@@ -27,6 +27,22 @@ describe("mcp-lint check-config (built CLI)", () => {
     expect((await runCli(["check-config", "claude_desktop_config.json", "--fail-on", "error"], { cwd: dir })).code).toBe(0);
   });
 
+  it("a malformed file named on the command line is reported, the others are still checked, then one line and exit 2", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "broken.json"), '{\n  "mcpServers": {\n    "a": { "command": "npx" "args": ["SECRET-token-in-file"] }\n  }\n}\n');
+    writeFileSync(join(dir, "good.json"), config({ files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem"] } }));
+    const result = await runCli(["check-config", "broken.json", "good.json", "--json", "i1.json"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain("broken.json  could not be read: invalid JSON at line 3 column 29: expected a comma");
+    expect(result.stdout).toMatch(/good\.json  \(mcpServers file, 1 server\)\n  files\n    warning +I1 unpinned/);
+    expect(result.stderr.trim().split("\n")).toEqual(["mcp-lint: broken.json: invalid JSON at line 3 column 29: expected a comma"]);
+    expect(result.stdout + result.stderr).not.toContain("SECRET");
+    const report = JSON.parse(readFileSync(join(dir, "i1.json"), "utf8"));
+    expect(report.format_version).toBe(1);
+    expect(report.servers.map((server: { name: string; line: number }) => [server.name, server.line])).toEqual([["files", 1]]);
+    expect(report.unreadable_files).toEqual([{ file: "broken.json", reason: "invalid JSON at line 3 column 29: expected a comma", named: true }]);
+  });
+
   it("a missing file is one line on stderr and exit 2", async () => {
     const result = await runCli(["check-config", "nope.json"], { cwd: tempDir() });
     expect(result.code).toBe(2);
@@ -49,6 +65,9 @@ describe("known-bad launches are refused before anything starts", () => {
 
   it("lock --check refuses a known-bad PyPI release and --known-bad adds entries", async () => {
     const dir = tempDir();
+    // lock --check needs a lock to exist before it gets as far as the launch.
+    writeFileSync(join(dir, "tools.json"), JSON.stringify({ tools: [] }));
+    expect((await runCli(["lock", "--from", "tools.json"], { cwd: dir })).code).toBe(0);
     expect((await runCli(["lock", "--check", "--", "uvx", "LiteLLM==1.82.8"], { cwd: dir })).code).toBe(1);
     writeFileSync(
       join(dir, "bad.json"),

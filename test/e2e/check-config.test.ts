@@ -38,7 +38,34 @@ async function run(flags: Partial<CheckConfigFlags>): Promise<{ code: number; st
 }
 
 interface JsonReport {
-  servers: { client: string; name: string; file: string; scope: string | null; findings: { rule: string; kind: string; severity: string; message: string; package: string | null }[] }[];
+  format_version: number;
+  summary: Record<string, number>;
+  servers: {
+    client: string;
+    name: string;
+    file: string;
+    line: number | null;
+    scope: string | null;
+    findings: { rule: string; kind: string; severity: string; message: string; package: string | null }[];
+  }[];
+  unreadable_files: { file: string; reason: string; named: boolean }[];
+}
+
+/** Run check-config and keep what it printed even when it ends with an error. */
+async function runCatching(flags: Partial<CheckConfigFlags>): Promise<{ error: unknown; stdout: string; json: string | null }> {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-lint-check-config-"));
+  const jsonPath = flags.json === undefined ? null : join(dir, "report.json");
+  let stdout = "";
+  let error: unknown = null;
+  try {
+    await runCheckConfig(
+      { files: [], failOn: "warning", minSeverity: "info", knownBad: null, ...flags, json: jsonPath },
+      { out: (text) => (stdout += text), err: () => {} },
+    );
+  } catch (caught) {
+    error = caught;
+  }
+  return { error, stdout, json: jsonPath === null ? null : readFileSync(jsonPath, "utf8") };
 }
 
 describe("check-config on every client format", () => {
@@ -53,9 +80,9 @@ describe("check-config on every client format", () => {
     }
     const report = JSON.parse(result.json ?? "") as JsonReport;
     const kinds = new Set(report.servers.flatMap((server) => server.findings.map((finding) => finding.kind)));
-    expect([...kinds].sort()).toEqual(["known_bad", "no_digest", "no_hashes", "unparsed", "unpinned", "unpinned_source", "unreadable_entry"]);
+    expect([...kinds].sort()).toEqual(["insecure_transport", "known_bad", "no_digest", "no_hashes", "unparsed", "unpinned", "unpinned_source", "unreadable_entry"]);
     for (const server of report.servers) {
-      expect(Object.keys(server)).toEqual(["client", "name", "file", "scope", "transport", "remote", "disabled", "findings"]);
+      expect(Object.keys(server)).toEqual(["client", "name", "file", "line", "scope", "transport", "remote", "disabled", "findings"]);
       for (const finding of server.findings) expect(Object.keys(finding)).toEqual(["rule", "kind", "severity", "message", "package"]);
     }
   });
@@ -138,7 +165,9 @@ describe("flags", () => {
     const result = await run({ files: [desktop], minSeverity: "error", json: "yes" });
     expect(result.stdout).not.toContain("unpinned");
     expect(result.stdout).toContain("known_bad");
-    expect(result.stdout).toContain("below --min-severity hidden");
+    expect(result.stdout).toContain("filesystem  (1 warning hidden by --min-severity)");
+    expect(result.stdout).not.toMatch(/filesystem +ok/);
+    expect(result.stdout).toContain("5 servers in 1 file: 1 error, 2 warnings, 0 info (2 warnings hidden by --min-severity)");
     expect(result.json).toContain('"unpinned"');
     expect(result.code).toBe(1);
   });
@@ -152,6 +181,64 @@ describe("flags", () => {
     const result = await run({ files: [junie], failOn: "error", knownBad: extra });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("@acme/mcp@1.0.0 (npx) is a known-bad release: @acme/mcp 1.0.0 is known-bad (2026-11-01, internal advisory)");
+  });
+});
+
+describe("issue 11: check-config", () => {
+  const cursor = fixture("cursor/.cursor/mcp.json");
+  const settings = fixture("vscode-user/Code/User/settings.json");
+
+  it("a malformed file named on the command line is reported, the other files are still checked, and the run ends with one error naming the position", async () => {
+    const broken = fixture("broken.json");
+    const { error, stdout, json } = await runCatching({ files: [broken, cursor, settings], json: "yes" });
+    expect(error).toBeInstanceOf(JsonInputError);
+    expect((error as Error).message).toBe(`${broken}: invalid JSON at line 4 column 5: expected a comma`);
+    expect(stdout).toContain(`${broken}  could not be read: invalid JSON at line 4 column 5: expected a comma`);
+    expect(stdout).toContain(`${cursor}  (Cursor, `);
+    expect(stdout).toContain(`${settings}  (VS Code, 3 servers)`);
+    expect(stdout).toContain("; 1 file could not be read");
+    expect(stdout + String(error)).not.toContain("SECRET");
+    const report = JSON.parse(json ?? "") as JsonReport;
+    expect(report.unreadable_files).toEqual([{ file: broken, reason: "invalid JSON at line 4 column 5: expected a comma", named: true }]);
+    expect(report.summary.unreadable_files).toBe(1);
+  });
+
+  it("two unreadable files make one line naming both", async () => {
+    const { error } = await runCatching({ files: [fixture("broken.json"), fixture("nope.json"), cursor] });
+    expect(error).toBeInstanceOf(InputFileError);
+    expect((error as Error).message).toMatch(/^2 config files could not be read: .*broken\.json: invalid JSON at line 4 column 5: expected a comma; config file .*nope\.json does not exist$/);
+  });
+
+  it("the JSON report has a format version, a summary and each server's line", async () => {
+    const report = JSON.parse((await run({ files: [fixture("claude-desktop/claude_desktop_config.json"), settings], json: "yes" })).json ?? "") as JsonReport;
+    expect(report.format_version).toBe(1);
+    expect(report.summary).toEqual({ files: 2, servers: 8, error: 1, warning: 4, info: 0, unreadable_files: 0 });
+    expect(report.servers.map((server) => [server.name, server.line])).toEqual([
+      ["filesystem", 3],
+      ["github", 7],
+      ["remote-bridge", 12],
+      ["fetch", 16],
+      ["mail", 17],
+      ["memory", 8],
+      ["intranet", 13],
+      ["local-dev", 18],
+    ]);
+  });
+
+  it("flags a remote server on plain http:// that is not this machine, and not one on localhost", async () => {
+    const result = await run({ files: [settings], json: "yes" });
+    expect(result.stdout).toContain(
+      "intranet [settings mcp.servers]\n    warning  I1 insecure_transport  remote server http://mcp.intranet.example:8080 is reached over plain http://",
+    );
+    expect(result.stdout).toContain("local-dev [settings mcp.servers]  remote http http://localhost:3000, not checked");
+    const report = JSON.parse(result.json ?? "") as JsonReport;
+    expect(report.servers.find((server) => server.name === "intranet")?.findings.map((finding) => [finding.kind, finding.severity])).toEqual([["insecure_transport", "warning"]]);
+  });
+
+  it("--min-severity names what it hid, per server and in the summary", async () => {
+    const result = await run({ files: [fixture("cursor/.cursor/mcp.json")], minSeverity: "warning" });
+    expect(result.stdout).toMatch(/\(\d+ info hidden by --min-severity\)/);
+    expect(result.stdout).not.toMatch(/ ok \(/);
   });
 });
 
@@ -188,6 +275,7 @@ describe("default locations", () => {
     put(join(cwd, ".mcp.json"), readFileSync(fixture("claude-code/project/.mcp.json"), "utf8"));
     put(join(cwd, ".continue", "mcpServers", "b.yaml"), readFileSync(fixture("continue/.continue/mcpServers/sqlite.yaml"), "utf8"));
     put(join(cwd, ".continue", "mcpServers", "a.json"), readFileSync(fixture("continue/.continue/mcpServers/claude-style.json"), "utf8"));
+    put(join(home, ".config", "Code", "User", "settings.json"), readFileSync(fixture("vscode-user/Code/User/settings.json"), "utf8"));
     mkdirSync(join(home, ".gemini", "settings.json"), { recursive: true });
     return { home, cwd };
   }
@@ -199,6 +287,7 @@ describe("default locations", () => {
       ".config/Claude/claude_desktop_config.json",
       "project/.mcp.json",
       ".cursor/mcp.json",
+      ".config/Code/User/settings.json",
       ".codex/config.toml",
       "project/.continue/mcpServers/a.json",
       "project/.continue/mcpServers/b.yaml",

@@ -8,11 +8,11 @@ export const claudeCodeReader: ConfigReader = {
   id: "claude-code",
   detect: (doc) => isObject(field(doc, "projects")),
   read(doc) {
-    const servers = readEntryMap(field(doc, "mcpServers"), { client: "claude-code", scope: "user" });
+    const servers = readEntryMap(field(doc, "mcpServers"), { client: "claude-code", scope: "user" }, ["mcpServers"]);
     const projects = field(doc, "projects");
     if (isObject(projects)) {
       for (const path of Object.keys(projects)) {
-        servers.push(...readEntryMap(field(projects[path], "mcpServers"), { client: "claude-code", scope: `local ${path}` }));
+        servers.push(...readEntryMap(field(field(projects, path), "mcpServers"), { client: "claude-code", scope: `local ${path}` }, ["projects", path, "mcpServers"]));
       }
     }
     return { client: "claude-code", servers, notes: [] };

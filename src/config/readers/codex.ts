@@ -7,5 +7,5 @@ import type { ConfigReader } from "./reader.js";
 export const codexReader: ConfigReader = {
   id: "codex",
   detect: (doc) => isObject(field(doc, "mcp_servers")),
-  read: (doc) => ({ client: "codex", servers: readEntryMap(field(doc, "mcp_servers"), { client: "codex", scope: null }), notes: [] }),
+  read: (doc) => ({ client: "codex", servers: readEntryMap(field(doc, "mcp_servers"), { client: "codex", scope: null }, ["mcp_servers"]), notes: [] }),
 };

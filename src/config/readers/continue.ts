@@ -13,7 +13,7 @@ export const continueReader: ConfigReader = {
       const name = field(entry, "name");
       const uses = field(entry, "uses");
       const shown = typeof name === "string" ? name : typeof uses === "string" ? uses : `#${index + 1}`;
-      return readEntry(shown, entry, { client: "continue", scope: null });
+      return readEntry(shown, entry, { client: "continue", scope: null }, ["mcpServers", index]);
     });
     return { client: "continue", servers, notes: [] };
   },

@@ -21,17 +21,18 @@ export interface EntryOptions {
   urlDefault?: Transport;
 }
 
-const REMOTE_TYPES: Readonly<Record<string, Transport>> = {
-  http: "http",
-  "streamable-http": "http",
-  streamable_http: "http",
-  streamablehttp: "http",
-  sse: "sse",
-  ws: "ws",
-  websocket: "ws",
-};
-const BUILTIN_TYPES = new Set(["builtin", "platform", "frontend"]);
-const EXTENSION_TYPES = new Set(["inline_python", "extension", "bundle"]);
+// Maps and Sets, not object literals: a `type` of "constructor" or "__proto__" must find nothing.
+const REMOTE_TYPES: ReadonlyMap<string, Transport> = new Map([
+  ["http", "http"],
+  ["streamable-http", "http"],
+  ["streamable_http", "http"],
+  ["streamablehttp", "http"],
+  ["sse", "sse"],
+  ["ws", "ws"],
+  ["websocket", "ws"],
+]);
+const BUILTIN_TYPES: ReadonlySet<string> = new Set(["builtin", "platform", "frontend"]);
+const EXTENSION_TYPES: ReadonlySet<string> = new Set(["inline_python", "extension", "bundle"]);
 
 /**
  * `scheme://host[:port]` of a URL, dropping user info, path and query (which can hold tokens).
@@ -52,8 +53,21 @@ function stringArray(value: unknown): string[] | null {
   return value.every((item) => typeof item === "string") ? (value as string[]) : null;
 }
 
-/** Read one entry. Env, headers and every other field stay unread. */
-export function readEntry(name: string, raw: unknown, options: EntryOptions): ConfigServer {
+function lowerString(value: unknown): string | null {
+  return typeof value === "string" ? value.toLowerCase() : null;
+}
+
+/** A present value: JS clients treat `null` like a missing key (`if (config.command)`). */
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/**
+ * Read one entry found at `at` in the document. Env, headers and every other field stay unread.
+ * An entry with a command is checked whatever its `type` or `transportType` says: a client that
+ * reads the type differently would launch it.
+ */
+export function readEntry(name: string, raw: unknown, options: EntryOptions, at: readonly (string | number)[]): ConfigServer {
   const base: ConfigServer = {
     client: options.client,
     scope: options.scope,
@@ -63,35 +77,37 @@ export function readEntry(name: string, raw: unknown, options: EntryOptions): Co
     launch: null,
     remote: null,
     problem: null,
+    at,
+    line: null,
   };
   if (!isObject(raw)) return { ...base, problem: { reason: "entry_not_object" } };
   const disabled = field(raw, "disabled") === true || field(raw, "enabled") === false;
-  const withState = { ...base, disabled };
-  const type = typeof field(raw, "type") === "string" ? (field(raw, "type") as string).toLowerCase() : null;
-  const transportType = typeof field(raw, "transportType") === "string" ? (field(raw, "transportType") as string).toLowerCase() : null;
-  const url = field(raw, "url") ?? field(raw, "serverUrl") ?? field(raw, "uri");
+  const type = lowerString(field(raw, "type"));
+  const transportType = lowerString(field(raw, "transportType"));
+  const url = [field(raw, "url"), field(raw, "serverUrl"), field(raw, "uri")].find(present);
   const httpUrl = field(raw, "httpUrl");
   const tcp = field(raw, "tcp");
+  const withState = { ...base, disabled };
+  const commandKey = present(field(raw, "command")) ? "command" : present(field(raw, "cmd")) ? "cmd" : null;
 
+  if (commandKey !== null) {
+    const launch = readLaunch(raw, commandKey);
+    const remote = present(url) ? remoteOrigin(url) : present(httpUrl) ? remoteOrigin(httpUrl) : null;
+    return "reason" in launch ? { ...withState, remote, problem: launch } : { ...withState, remote, launch };
+  }
   if (type !== null && BUILTIN_TYPES.has(type)) return { ...withState, transport: "builtin" };
   if (type !== null && EXTENSION_TYPES.has(type)) return { ...withState, transport: "extension" };
-  const remoteType = REMOTE_TYPES[type ?? ""] ?? REMOTE_TYPES[transportType ?? ""];
-  const commandKey = field(raw, "command") !== undefined ? "command" : field(raw, "cmd") !== undefined ? "cmd" : null;
-
-  if (remoteType !== undefined || (commandKey === null && (url !== undefined || httpUrl !== undefined || tcp !== undefined))) {
-    if (httpUrl !== undefined) return { ...withState, transport: "http", remote: remoteOrigin(httpUrl) };
-    if (url === undefined && tcp !== undefined) return { ...withState, transport: "ws", remote: remoteOrigin(tcp) };
+  const remoteType = REMOTE_TYPES.get(type ?? "") ?? REMOTE_TYPES.get(transportType ?? "");
+  if (remoteType !== undefined || present(url) || present(httpUrl) || present(tcp)) {
+    if (present(httpUrl)) return { ...withState, transport: "http", remote: remoteOrigin(httpUrl) };
+    if (!present(url) && present(tcp)) return { ...withState, transport: "ws", remote: remoteOrigin(tcp) };
     return { ...withState, transport: remoteType ?? options.urlDefault ?? "http", remote: remoteOrigin(url) };
   }
-  if (commandKey === null) {
-    // Zed extension servers and Continue hub blocks are installed by the client, not launched from here.
-    if (field(raw, "settings") !== undefined || field(raw, "source") === "extension" || field(raw, "uses") !== undefined) {
-      return { ...withState, transport: "extension" };
-    }
-    return { ...withState, problem: { reason: "no_command_or_url" } };
+  // Zed extension servers and Continue hub blocks are installed by the client, not launched from here.
+  if (present(field(raw, "settings")) || field(raw, "source") === "extension" || present(field(raw, "uses"))) {
+    return { ...withState, transport: "extension" };
   }
-  const launch = readLaunch(raw, commandKey);
-  return "reason" in launch ? { ...withState, problem: launch } : { ...withState, launch };
+  return { ...withState, problem: { reason: "no_command_or_url" } };
 }
 
 function readLaunch(raw: Record<string, unknown>, commandKey: string): Launch | EntryProblem {
@@ -109,8 +125,8 @@ function readLaunch(raw: Record<string, unknown>, commandKey: string): Launch | 
   return { argv: [command, ...list] };
 }
 
-/** Read every entry of a `name -> entry` map. */
-export function readEntryMap(map: unknown, options: EntryOptions): ConfigServer[] {
+/** Read every entry of a `name -> entry` map found at `at`; every own key is kept, `__proto__` included. */
+export function readEntryMap(map: unknown, options: EntryOptions, at: readonly (string | number)[]): ConfigServer[] {
   if (!isObject(map)) return [];
-  return Object.keys(map).map((name) => readEntry(name, map[name], options));
+  return Object.keys(map).map((name) => readEntry(name, field(map, name), options, [...at, name]));
 }

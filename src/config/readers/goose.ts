@@ -17,9 +17,9 @@ export const gooseReader: ConfigReader = {
     const extensions = field(doc, "extensions");
     const servers = isObject(extensions)
       ? Object.keys(extensions).map((id) => {
-          const entry = extensions[id];
+          const entry = field(extensions, id);
           const name = typeof field(entry, "name") === "string" ? (field(entry, "name") as string) : id;
-          return readEntry(name, entry, { client: "goose", scope: null });
+          return readEntry(name, entry, { client: "goose", scope: null }, ["extensions", id]);
         })
       : [];
     return { client: "goose", servers, notes: [] };

@@ -41,7 +41,8 @@ export function readConfigText(text: string, path: string): ConfigDocument {
   const notes = [...result.notes];
   // Claude Desktop ignores a file that is not strict JSON.
   if (result.client === "claude-desktop" && parsed.syntax === "json" && !parsed.strictJson) notes.unshift("strict_json");
-  return { client: result.client, syntax: parsed.syntax, servers: result.servers, notes };
+  const servers = result.servers.map((server) => ({ ...server, line: parsed.lineOf(server.at) }));
+  return { client: result.client, syntax: parsed.syntax, servers, notes };
 }
 
 export { clientFromPath } from "./hints.js";

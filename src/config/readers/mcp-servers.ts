@@ -32,7 +32,7 @@ export const mcpServersReader: ConfigReader = {
     }
     const client = hint !== null && FAMILY.has(hint) ? hint : clientFromContent(map);
     // Cline reads an entry with a url and no type as SSE.
-    const servers = readEntryMap(map, { client, scope: null, urlDefault: client === "cline" ? "sse" : "http" });
+    const servers = readEntryMap(map, { client, scope: null, urlDefault: client === "cline" ? "sse" : "http" }, ["mcpServers"]);
     return { client, servers, notes };
   },
 };

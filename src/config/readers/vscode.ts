@@ -3,12 +3,15 @@
 import { field, isObject, readEntryMap } from "./entry.js";
 import type { ConfigReader } from "./reader.js";
 
-function serversOf(doc: Record<string, unknown>): { map: unknown; scope: string | null } | null {
-  if (isObject(field(doc, "servers"))) return { map: field(doc, "servers"), scope: null };
+function serversOf(doc: Record<string, unknown>): { map: unknown; scope: string | null; at: string[] } | null {
+  if (isObject(field(doc, "servers"))) return { map: field(doc, "servers"), scope: null, at: ["servers"] };
+  // User settings.json: `"mcp": {"servers": ...}`, or the same setting written as one dotted key.
   const settings = field(field(doc, "mcp"), "servers");
-  if (isObject(settings)) return { map: settings, scope: "settings mcp.servers" };
+  if (isObject(settings)) return { map: settings, scope: "settings mcp.servers", at: ["mcp", "servers"] };
+  const dotted = field(doc, "mcp.servers");
+  if (isObject(dotted)) return { map: dotted, scope: "settings mcp.servers", at: ["mcp.servers"] };
   const devcontainer = field(field(field(field(doc, "customizations"), "vscode"), "mcp"), "servers");
-  if (isObject(devcontainer)) return { map: devcontainer, scope: "devcontainer" };
+  if (isObject(devcontainer)) return { map: devcontainer, scope: "devcontainer", at: ["customizations", "vscode", "mcp", "servers"] };
   return null;
 }
 
@@ -18,7 +21,7 @@ export const vscodeReader: ConfigReader = {
   detect: (doc) => serversOf(doc) !== null,
   read(doc) {
     const found = serversOf(doc);
-    const servers = found === null ? [] : readEntryMap(found.map, { client: "vscode", scope: found.scope });
+    const servers = found === null ? [] : readEntryMap(found.map, { client: "vscode", scope: found.scope }, found.at);
     return { client: "vscode", servers, notes: [] };
   },
 };

@@ -7,5 +7,5 @@ import type { ConfigReader } from "./reader.js";
 export const zedReader: ConfigReader = {
   id: "zed",
   detect: (doc) => isObject(field(doc, "context_servers")),
-  read: (doc) => ({ client: "zed", servers: readEntryMap(field(doc, "context_servers"), { client: "zed", scope: null }), notes: [] }),
+  read: (doc) => ({ client: "zed", servers: readEntryMap(field(doc, "context_servers"), { client: "zed", scope: null }, ["context_servers"]), notes: [] }),
 };

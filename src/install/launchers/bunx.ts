@@ -20,6 +20,8 @@ export const bunx: CommandHandler = {
     const result = emptyParse();
     let tokens = argv.slice(1);
     if (commandName(argv[0] ?? "") === "bun") {
+      // `bun -e CODE` / `bun --eval` / `bun -p` run inline code.
+      if (tokens.some((token) => /^(?:-e|-p|--eval|--print)(?:=|$)/.test(token))) return { ...result, opaque: true };
       if (tokens[0] !== "x") return result;
       tokens = tokens.slice(1);
     }

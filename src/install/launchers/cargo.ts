@@ -3,7 +3,7 @@
 import semver from "semver";
 import { type FlagTable, flagSet, valuesOf, walkFlags } from "../flags.js";
 import type { Classified } from "../specs/classified.js";
-import { hasVariable, isFullCommit, safeDisplay } from "../tokens.js";
+import { hasVariable, isFullCommit, MAX_SPEC, safeDisplay } from "../tokens.js";
 import { type CommandHandler, emptyParse } from "../types.js";
 import { addFrom, missing, noteStop } from "./common.js";
 
@@ -17,6 +17,7 @@ const FLAGS: FlagTable = {
 
 /** Classify a crate with its version requirement. */
 export function classifyCrate(name: string, version: string | null, display: string): Classified {
+  if (name.length + (version ?? "").length > MAX_SPEC) return { reason: "too_long", display };
   if (hasVariable(display)) return { reason: "variable", display };
   const base = { ecosystem: "crates.io" as const, name, display, role: "main" as const, resolves: { type: "none" as const } };
   const written = (version ?? "").trim();

@@ -4,7 +4,7 @@ import semver from "semver";
 import { type FlagTable, flagSet, walkFlags } from "../flags.js";
 import { type Classified, isPackage } from "../specs/classified.js";
 import { classifyNpm } from "../specs/npm.js";
-import { hasVariable, safeDisplay } from "../tokens.js";
+import { hasVariable, MAX_SPEC, safeDisplay } from "../tokens.js";
 import { type CommandHandler, emptyParse } from "../types.js";
 import { addFrom, missing, noteStop } from "./common.js";
 
@@ -54,12 +54,15 @@ export const deno: CommandHandler = {
     let tokens = argv.slice(1);
     const first = tokens[0];
     if (first !== undefined && RUNNERS.has(first)) tokens = tokens.slice(1);
+    else if (first === "eval") return { ...result, opaque: true };
     else if (first !== undefined && OTHER.has(first)) return result;
     const walk = walkFlags(tokens, FLAGS);
     if (noteStop(walk, result)) return result;
     const specifier = walk.rest[0];
     if (specifier === undefined) {
       missing(result);
+    } else if (specifier.length > MAX_SPEC) {
+      result.problems.push({ reason: "too_long", display: safeDisplay(specifier) });
     } else if (specifier.startsWith("npm:")) {
       addFrom(result, classifyDenoNpm(specifier.slice(4)), "deno run");
     } else if (specifier.startsWith("jsr:")) {

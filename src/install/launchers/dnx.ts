@@ -2,7 +2,7 @@
 
 import { type FlagTable, flagSet, valuesOf, walkFlags } from "../flags.js";
 import type { Classified } from "../specs/classified.js";
-import { commandName, hasVariable, safeDisplay } from "../tokens.js";
+import { commandName, hasVariable, MAX_SPEC, safeDisplay } from "../tokens.js";
 import { type CommandHandler, emptyParse } from "../types.js";
 import { addFrom, missing, noteStop } from "./common.js";
 
@@ -13,6 +13,7 @@ const FLAGS: FlagTable = {
 
 /** Classify a NuGet package id with its version (from `@` or `--version`). */
 export function classifyNuget(name: string, version: string | null, display: string): Classified {
+  if (name.length + (version ?? "").length > MAX_SPEC) return { reason: "too_long", display };
   if (hasVariable(display)) return { reason: "variable", display };
   const base = { ecosystem: "NuGet" as const, name, display, role: "main" as const, resolves: { type: "none" as const } };
   const written = (version ?? "").trim();

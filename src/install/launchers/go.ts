@@ -3,7 +3,7 @@
 import semver from "semver";
 import { type FlagTable, flagSet, walkFlags } from "../flags.js";
 import type { Classified } from "../specs/classified.js";
-import { hasVariable, safeDisplay } from "../tokens.js";
+import { hasVariable, MAX_SPEC, safeDisplay } from "../tokens.js";
 import { type CommandHandler, emptyParse } from "../types.js";
 import { addFrom, missing, noteStop } from "./common.js";
 
@@ -16,6 +16,7 @@ const FLAGS: FlagTable = { values: flagSet(double(VALUES)), booleans: flagSet(do
 /** Classify the version query of `module/path@query`. */
 export function classifyGoTarget(target: string): Classified {
   const display = safeDisplay(target);
+  if (target.length > MAX_SPEC) return { reason: "too_long", display };
   if (hasVariable(target)) return { reason: "variable", display };
   const at = target.lastIndexOf("@");
   const name = target.slice(0, at);

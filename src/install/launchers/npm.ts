@@ -14,6 +14,7 @@ const FLAGS: FlagTable = {
   aliases: { "-c": "--call" },
   valuePattern: NPM_SCOPED_REGISTRY,
   booleanPattern: NPM_NEGATION,
+  booleanLiterals: true,
 };
 
 const INSTALL = new Set(["install", "i", "add", "in", "isntall"]);

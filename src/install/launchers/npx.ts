@@ -12,6 +12,7 @@ const FLAGS: FlagTable = {
   aliases: { "-p": "--package", "-c": "--call" },
   valuePattern: NPM_SCOPED_REGISTRY,
   booleanPattern: NPM_NEGATION,
+  booleanLiterals: true,
 };
 
 /** npx: `npx [options] <pkg>[@<version>] [args...]`, `npx -p <pkg> <cmd>`, `npx -c '<cmd>'`. */

@@ -37,11 +37,11 @@ export function parsePipInstall(tokens: readonly string[], launcher: string): La
   }
   for (const spec of [...valuesOf(walk, "--editable"), ...walk.positionals, ...walk.rest]) {
     const item = classifyRequirement(spec);
-    if (isPackage(item) && item.verdict === "pinned" && item.resolves.type === "exact" && !hashes) {
-      addFrom(result, { ...item, verdict: "no_hashes", reason: "pip_no_hashes" }, launcher);
-    } else {
-      addFrom(result, item, launcher);
-    }
+    // Without --require-hashes pip checks no file it downloads, pinned or not; a local path fetches
+    // nothing itself. An unpinned requirement gets both findings, a pinned one only this one.
+    const unhashed = !hashes && isPackage(item) && item.verdict !== "local";
+    if (!unhashed || item.verdict !== "pinned") addFrom(result, item, launcher);
+    if (unhashed) addFrom(result, { ...item, verdict: "no_hashes", reason: "pip_no_hashes" }, launcher);
   }
   return result;
 }

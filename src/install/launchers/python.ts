@@ -14,7 +14,9 @@ export const python: CommandHandler = {
     const result = emptyParse();
     for (let i = 1; i < argv.length; i++) {
       const token = argv[i] as string;
-      if (token === "-c" || !token.startsWith("-")) return result;
+      if (!token.startsWith("-")) return result;
+      // `-c CODE` runs inline code, which may start anything.
+      if (token === "-c" || /^-[A-Za-z]*c/.test(token)) return { ...result, opaque: true };
       if (VALUE_OPTIONS.has(token)) {
         i++;
         continue;

@@ -2,13 +2,15 @@
 
 import npa from "npm-package-arg";
 import type { InstallReason } from "../kinds.js";
-import { hasVariable, isFullCommit, safeDisplay } from "../tokens.js";
+import { hasVariable, isFullCommit, MAX_SPEC, safeDisplay } from "../tokens.js";
 import type { PackageRef } from "../types.js";
 import type { Classified } from "./classified.js";
 
 /** Classify one npm spec (`foo`, `@scope/foo@^1`, `github:u/r#sha`, `https://x/y.tgz`, `alias@npm:real@1.0.0`). */
 export function classifyNpm(spec: string, role: PackageRef["role"] = "main"): Classified {
   const display = safeDisplay(spec);
+  // npm names stop at 214 characters; a longer spec is never read by npm-package-arg and its regexes.
+  if (spec.length > MAX_SPEC) return { reason: "too_long", display };
   if (hasVariable(spec)) return { reason: "variable", display };
   let parsed: npa.Result;
   try {

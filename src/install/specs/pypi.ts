@@ -2,7 +2,7 @@
 
 import * as pep440 from "@renovatebot/pep440";
 import { parse as parseSpecifier } from "@renovatebot/pep440/lib/specifier.js";
-import { hasVariable, isFullCommit, isLocalPath, safeDisplay } from "../tokens.js";
+import { hasVariable, isFullCommit, isLocalPath, MAX_SPEC, safeDisplay } from "../tokens.js";
 import type { PackageRef } from "../types.js";
 import type { Classified } from "./classified.js";
 
@@ -22,7 +22,8 @@ export function parseRequirement(text: string): Requirement | null {
   const name = match[1] as string;
   let rest = (match[3] as string).trim();
   if (rest.startsWith("@")) {
-    const url = rest.slice(1).replace(/\s+;.*$/s, "").trim();
+    // `(?<!\s)`: start only at the first space of a run, or each later space rescans the run.
+    const url = rest.slice(1).replace(/(?<!\s)\s+;.*$/s, "").trim();
     return url === "" ? null : { name, specifier: "", url };
   }
   rest = rest.replace(/;.*$/s, "").trim();
@@ -34,6 +35,7 @@ export function parseRequirement(text: string): Requirement | null {
 /** Classify a pip/pipx/uv requirement string, a direct URL, or a local path. */
 export function classifyRequirement(text: string, role: PackageRef["role"] = "main"): Classified {
   const display = safeDisplay(text);
+  if (text.length > MAX_SPEC) return { reason: "too_long", display };
   if (hasVariable(text)) return { reason: "variable", display };
   if (isLocalPath(text) || (/\.(?:whl|tar\.gz|zip)$/i.test(text) && !/^[a-z+]+:\/\//i.test(text))) {
     return { ecosystem: "PyPI", name: null, display, verdict: "local", reason: null, resolves: { type: "none" }, role };
@@ -50,6 +52,7 @@ export function classifyRequirement(text: string, role: PackageRef["role"] = "ma
  * `name@latest` floats, and anything else is a PEP 508 requirement.
  */
 export function classifyUvTarget(text: string, role: PackageRef["role"] = "main"): Classified {
+  if (text.length > MAX_SPEC) return { reason: "too_long", display: safeDisplay(text) };
   const at = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\[[^\]]*\])?@(?!\s)(.*)$/s.exec(text);
   if (at === null || (at[3] as string).includes("://")) return classifyRequirement(text, role);
   const display = safeDisplay(text);

@@ -17,6 +17,9 @@ describe("configCandidates", () => {
       "/home/u/.cursor/mcp.json",
       "/work/p/.cursor/mcp.json",
       "/home/u/.xdg/Code/User/mcp.json",
+      "/home/u/.xdg/Code/User/settings.json",
+      "/home/u/.xdg/Code - Insiders/User/settings.json",
+      "/home/u/.xdg/Code/User/profiles <^[^.]> settings.json",
       "/work/p/.vscode/mcp.json",
       "/home/u/.codeium/windsurf/mcp_config.json",
       "/home/u/.codex/config.toml",
@@ -36,6 +39,7 @@ describe("configCandidates", () => {
       "/Users/u/Library/Application Support/Claude/claude_desktop_config.json",
       "/Library/Application Support/ClaudeCode/managed-mcp.json",
       "/Users/u/Library/Application Support/Code/User/mcp.json",
+      "/Users/u/Library/Application Support/Code/User/settings.json",
       "/Users/u/.config/zed/settings.json",
     ]));
   });
@@ -50,6 +54,11 @@ describe("configCandidates", () => {
     const list = paths(candidates);
     expect(list[0]).toBe("C:\\Users\\u\\AppData\\Local\\Packages <^Claude_> LocalCache\\Roaming\\Claude\\claude_desktop_config.json");
     expect(list[1]).toBe("C:\\Users\\u\\AppData\\Roaming\\Claude\\claude_desktop_config.json");
-    expect(list).toEqual(expect.arrayContaining(["D:\\claude\\.claude.json", "D:\\codex\\config.toml", "C:\\Users\\u\\AppData\\Roaming\\Zed\\settings.json"]));
+    expect(list).toEqual(expect.arrayContaining([
+      "D:\\claude\\.claude.json",
+      "D:\\codex\\config.toml",
+      "C:\\Users\\u\\AppData\\Roaming\\Zed\\settings.json",
+      "C:\\Users\\u\\AppData\\Roaming\\Code\\User\\settings.json",
+    ]));
   });
 });

@@ -65,6 +65,16 @@ describe("client formats", () => {
     expect(byName(doc, "supabase").launch).toMatchObject({ argv: ["npx", "-y", "@supabase/mcp-server-supabase@${env:SUPABASE_MCP_VERSION}", "--access-token", "SECRET-cursor-arg-1313"] });
   });
 
+  it("VS Code user settings.json: mcp.servers next to editor settings (JSONC)", () => {
+    const doc = readFixture("vscode-user/Code/User/settings.json");
+    expect(doc.client).toBe("vscode");
+    expect(doc.servers.map((server) => [server.name, server.scope, server.transport, server.line])).toEqual([
+      ["memory", "settings mcp.servers", "stdio", 8],
+      ["intranet", "settings mcp.servers", "http", 13],
+      ["local-dev", "settings mcp.servers", "http", 18],
+    ]);
+  });
+
   it("VS Code: JSONC with comments and trailing commas, inputs ignored, ${input:...} kept", () => {
     const doc = readFixture("vscode/.vscode/mcp.json");
     expect(doc.client).toBe("vscode");
@@ -206,6 +216,40 @@ describe("entries", () => {
     ]);
   });
 
+  it("keeps a server named __proto__ or constructor in JSON, TOML and YAML (issue 9: it silently disappeared)", () => {
+    const json = readConfigText('{"mcpServers": {"__proto__": {"command": "npx", "args": ["-y", "a"]}, "constructor": {"command": "uvx", "args": ["b"]}}}', "/p/.cursor/mcp.json");
+    const toml = readConfigText('[mcp_servers.__proto__]\ncommand = "npx"\n\n[mcp_servers]\nconstructor = { command = "uvx" }\n', "/h/.codex/config.toml");
+    const yaml = readConfigText("extensions:\n  __proto__:\n    cmd: npx\n  constructor:\n    cmd: uvx\n", "/h/.config/goose/config.yaml");
+    for (const doc of [json, toml, yaml]) {
+      expect(doc.servers.map((server) => server.name)).toEqual(["__proto__", "constructor"]);
+      expect(doc.servers.every((server) => server.launch !== null)).toBe(true);
+    }
+  });
+
+  it("reads values into objects with no prototype, so no lookup reaches Object.prototype", () => {
+    const doc = readConfigText('{"mcpServers": {"a": {"type": "constructor", "command": "npx"}, "b": {"type": "toString", "url": "https://x.example"}}}', "/p/.mcp.json");
+    expect(doc.servers.map((server) => [server.name, server.transport, server.launch !== null])).toEqual([
+      ["a", "stdio", true],
+      ["b", "http", false],
+    ]);
+  });
+
+  it("checks an entry with a command whatever its type or transportType says", () => {
+    const doc = readConfigText(
+      '{"mcpServers": {"a": {"transportType": "sse", "url": "https://x.example/sse", "command": "npx", "args": ["-y", "foo"]}, "b": {"type": "builtin", "command": "uvx", "args": ["x"]}}}',
+      "/x/cline_mcp_settings.json",
+    );
+    expect(doc.servers.map((server) => [server.name, server.transport, server.launch, server.remote])).toEqual([
+      ["a", "stdio", { argv: ["npx", "-y", "foo"] }, "https://x.example"],
+      ["b", "stdio", { argv: ["uvx", "x"] }, null],
+    ]);
+  });
+
+  it("keeps the last of two keys with the same name, as JSON.parse does, and its line", () => {
+    const doc = readConfigText('{\n"mcpServers": {\n"a": {"command": "node"},\n"a": {"command": "npx"}\n}\n}', "/p/.mcp.json");
+    expect(doc.servers).toEqual([expect.objectContaining({ name: "a", launch: { argv: ["npx"] }, line: 4 })]);
+  });
+
   it("does not inherit a server table from a __proto__ key", () => {
     const doc = readConfigText('{"__proto__": {"mcpServers": {"evil": {"command": "npx"}}}}', "x.json");
     expect(doc.servers).toEqual([]);
@@ -227,7 +271,68 @@ describe("entries", () => {
   });
 });
 
+describe("line numbers", () => {
+  it("JSON: the line of each server's key, per scope", () => {
+    expect(readFixture("claude-code/.claude.json").servers.map((server) => [server.name, server.line])).toEqual([
+      ["context7", 7],
+      ["playwright", 13],
+      ["sentry", 14],
+      ["litellm-proxy", 19],
+      ["docker-gh", 24],
+    ]);
+    expect(readFixture("vscode/.vscode/mcp.json").servers.map((server) => [server.name, server.line])).toEqual([
+      ["github", 13],
+      ["filesystem", 19],
+      ["picked", 25],
+      ["image", 29],
+    ]);
+  });
+
+  it("TOML: table headers, quoted keys, inline tables and dotted keys", () => {
+    expect(readFixture("codex/config.toml").servers.map((server) => [server.name, server.line])).toEqual([
+      ["context7", 3],
+      ["docs.internal", 10],
+      ["git", 15],
+    ]);
+    const text = [
+      'top = """',
+      "[mcp_servers.fake]",
+      '"""',
+      "[mcp_servers]",
+      "dotted.command = \"npx\"",
+      "inline = { command = \"uvx\" }",
+      "'lit.eral' = { command = \"uvx\" }",
+      '"esc\\u0061ped".command = "npx"',
+    ].join("\n");
+    expect(readConfigText(text, "c.toml").servers.map((server) => [server.name, server.line])).toEqual([
+      ["dotted", 5],
+      ["inline", 6],
+      ["lit.eral", 7],
+      ["escaped", 8],
+    ]);
+  });
+
+  it("YAML: map keys and list items", () => {
+    expect(readFixture("goose/config.yaml").servers.map((server) => [server.name, server.line])).toEqual([
+      ["developer", 3],
+      ["fetch", 9],
+      ["GitHub", 17],
+    ]);
+    expect(readConfigText("name: cfg\nmcpServers:\n  - name: a\n    command: npx\n  - name: b\n    command: uvx\n", "/p/.continue/config.yaml").servers.map((server) => server.line)).toEqual([3, 5]);
+  });
+});
+
 describe("syntax errors", () => {
+  it("a file nested too deeply is one line naming the file, not an internal error", () => {
+    const deep = `{"mcpServers": ${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    expect(() => readConfigText(deep, "deep.json")).toThrow(JsonInputError);
+    expect(() => readConfigText(deep, "deep.json")).toThrow(/^deep\.json: nests deeper than 512 levels at /);
+  });
+
+  it("a file name with control characters is shown inert in the message", () => {
+    expect(() => readConfigText("{", "evil\u001b[2J\n::error::x.json")).toThrow(/^evil\\u\{1B\}\[2J\\u\{A\}::error::x\.json: invalid JSON/);
+  });
+
   it("name the file and position, never the text", () => {
     const text = readFileSync(new URL("broken.json", root), "utf8");
     expect(() => readConfigText(text, "broken.json")).toThrow(JsonInputError);

@@ -65,6 +65,8 @@ describe("launch command table", () => {
 
 interface EntryCase {
   client: ClientId;
+  /** The server's name in its map (default "s"); Continue lists take it from the entry. */
+  name?: string;
   entry: unknown;
   expect: string[];
   why: string;
@@ -75,9 +77,10 @@ const entryCases: (EntryCase & { line: number })[] = readFileSync(new URL("entri
   .filter((text) => text.trim() !== "")
   .map((text, index) => ({ ...(JSON.parse(text) as EntryCase), line: index + 1 }));
 
-/** A config file of the client's own format holding one server `s`, and a path typical for it. */
-function configFile(client: ClientId, entry: unknown): { path: string; text: string } {
-  const map = { s: entry };
+/** A config file of the client's own format holding one server (named `s` unless given), and a path typical for it. */
+function configFile(client: ClientId, entry: unknown, name = "s"): { path: string; text: string } {
+  // A computed key: `__proto__` becomes an own key here, as JSON.parse, TOML and YAML make it.
+  const map = { [name]: entry };
   switch (client) {
     case "codex":
       return { path: "/home/u/.codex/config.toml", text: toToml({ mcp_servers: map }) };
@@ -106,13 +109,16 @@ function configFile(client: ClientId, entry: unknown): { path: string; text: str
 }
 
 describe("config entry table", () => {
-  it.each(entryCases)("entries line $line: $client $why -> $expect", ({ client, entry, expect: expected }) => {
-    const { path, text } = configFile(client, entry);
+  it.each(entryCases)("entries line $line: $client $why -> $expect", ({ client, name, entry, expect: expected }) => {
+    const { path, text } = configFile(client, entry, name);
     const document = readConfigText(text, path);
     expect(document.client).toBe(client);
+    // Every server a client would read is kept, whatever its name.
     expect(document.servers).toHaveLength(1);
     const [server] = document.servers;
     if (server === undefined) throw new Error("no server");
+    if (name !== undefined && client !== "continue") expect(server.name).toBe(name);
+    expect(server.line).toBeGreaterThanOrEqual(1);
     expect(kinds(lintServer(server, knownBad))).toEqual([...expected].sort());
   });
 

@@ -132,20 +132,21 @@ describe("display", () => {
 
 describe("messages", () => {
   const reasons: Record<string, InstallReason[]> = {
-    known_bad: ["bad_version", "bad_range", "bad_any", "bad_text"],
+    known_bad: ["bad_version", "bad_range", "bad_any", "bad_text", "bad_name"],
     unpinned: ["no_version", "tag", "range", "not_a_version"],
     unpinned_source: ["git_no_ref", "git_ref", "url"],
-    no_digest: ["image_tag", "image_no_tag"],
+    no_digest: ["image_tag", "image_no_tag", "invalid_digest"],
     no_hashes: ["pip_no_hashes"],
+    insecure_transport: ["plain_http"],
     unreadable_entry: ["entry_not_object", "command_type", "args_type", "no_command_or_url"],
     unparsed: [
       "variable", "unsplittable", "substitution", "pipeline", "control_flow", "cmd_metachar", "encoded_command", "unknown_flag",
-      "invalid_spec", "workspace_protocol", "requirements_file", "missing_package", "ambiguous_command", "unsupported", "invalid_digest", "too_deep",
+      "invalid_spec", "workspace_protocol", "requirements_file", "missing_package", "ambiguous_command", "unsupported", "too_long", "too_deep",
     ],
   };
 
   it("every kind has a row with a severity, title and docs link", () => {
-    expect(INSTALL_KIND_NAMES).toEqual(["known_bad", "unparsed", "unpinned_source", "unpinned", "no_digest", "no_hashes", "unreadable_entry"]);
+    expect(INSTALL_KIND_NAMES).toEqual(["known_bad", "unparsed", "unpinned_source", "unpinned", "no_digest", "no_hashes", "insecure_transport", "unreadable_entry"]);
     expect(INSTALL_KINDS.known_bad.severity).toBe("error");
     expect(INSTALL_KINDS.unparsed.severity).toBe("info");
     for (const kind of INSTALL_KIND_NAMES.filter((name) => name !== "known_bad" && name !== "unparsed")) {

@@ -1,0 +1,94 @@
+// Issue 9, item 6: check-config's display and scanning regexes were quadratic (a 200 KB argument took 30 s).
+// Every shape below once hit one of them; each now takes linear time, and the result is still right.
+import { describe, expect, it } from "vitest";
+import { lintServer } from "../../../src/config/lint.js";
+import { readConfigText } from "../../../src/config/readers/index.js";
+import { configJsonReport, renderConfigReport } from "../../../src/config/report.js";
+import { knownBadLaunch, lintLaunch, loadKnownBad } from "../../../src/install/index.js";
+import { mayNameKnownBad } from "../../../src/install/prefilter.js";
+import { hasVariable, safeDisplay } from "../../../src/install/tokens.js";
+
+const knownBad = loadKnownBad();
+// Generous: each case takes well under a second on a busy two-core machine.
+const BOUND_MS = 2000;
+
+const SIZES = [200 * 1024, 2 * 1024 * 1024] as const;
+
+function repeat(unit: string, length: number): string {
+  return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+}
+
+function timed<T>(run: () => T): { value: T; ms: number } {
+  const start = performance.now();
+  const value = run();
+  return { value, ms: performance.now() - start };
+}
+
+// The shapes that were quadratic: a URL scheme retried from every letter, `${` rescanning to the
+// end, an extras bracket after every name, a `://` path scan, a run of spaces before `;`.
+const SHAPES: readonly [string, string][] = [
+  ["letters", "a"],
+  ["dollar-brace", "${"],
+  ["name-bracket", "litellm["],
+  ["scheme-separators", "://"],
+  ["spaces", " "],
+  ["quotes and escapes", "a'b\"c\\d`e^f$'g"],
+  ["ANSI-C segments", "$'\\x70"],
+  ["percent", "%25"],
+];
+
+/** Every shape at 200 KB; at 2 MB the ones that were slowest (time is linear, so the rest add nothing). */
+function shapesFor(size: number): readonly [string, string][] {
+  return size < 1024 * 1024 ? SHAPES : SHAPES.filter(([shape]) => ["letters", "dollar-brace", "name-bracket", "quotes and escapes"].includes(shape));
+}
+
+describe("check-config with a 200 KB or 2 MB argument", () => {
+  for (const size of SIZES) {
+    it(`${size / 1024} KB: each shape is read, linted and reported fast, with the right findings`, () => {
+      for (const [shape, unit] of shapesFor(size)) {
+        const big = repeat(unit, size);
+        const text = JSON.stringify({ mcpServers: { big: { command: "npx", args: ["-y", "some-server@1.2.3", "--data", big] } } });
+        const { value: output, ms } = timed(() => {
+          const document = readConfigText(text, "/p/.cursor/mcp.json");
+          const files = [{ file: "/p/.cursor/mcp.json", document, servers: document.servers.map((server) => ({ server, findings: lintServer(server, knownBad) })) }];
+          return { findings: files[0]?.servers[0]?.findings, terminal: renderConfigReport(files, "info"), json: JSON.stringify(configJsonReport(files)) };
+        });
+        expect(ms, `${shape}: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
+        // A pinned package with a long argument: nothing to report, and nothing long printed.
+        expect(output.findings, shape).toEqual([]);
+        expect(output.terminal.length).toBeLessThan(1000);
+        expect(output.json.length).toBeLessThan(2000);
+      }
+    });
+
+    it(`${size / 1024} KB: the long argument is the package, or names a known-bad one`, () => {
+      for (const [shape, unit] of shapesFor(size)) {
+        const big = repeat(unit, size);
+        const { value: findings, ms } = timed(() => lintLaunch(["npx", "-y", big], knownBad));
+        expect(ms, `${shape} as a package: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
+        // Far longer than any package name: reported as not checked, shown capped.
+        expect(findings.map((finding) => [finding.kind, finding.args.reason]), shape).toEqual([["unparsed", "too_long"]]);
+        expect((findings[0]?.package ?? "").length).toBeLessThan(260);
+      }
+      // Inline code that runs a known-bad package, behind a megabyte of padding: still refused.
+      const padded = `${repeat("x ", size)}require('child_process').execSync('npx -y postmark-mcp')`;
+      const { value: refusal, ms } = timed(() => knownBadLaunch(["node", "-e", padded], knownBad));
+      expect(ms).toBeLessThan(BOUND_MS);
+      expect(refusal?.kind).toBe("known_bad");
+      expect(timed(() => mayNameKnownBad(["node", "-e", padded])).value).toBe(true);
+    });
+
+    it(`${size / 1024} KB: display and variable checks take linear time`, () => {
+      const url = repeat("https://user:secret@host/", size);
+      const { value: shown, ms } = timed(() => safeDisplay(url));
+      expect(ms).toBeLessThan(BOUND_MS);
+      expect(shown.startsWith("https://***@host/https://***@host/")).toBe(true);
+      expect(shown).not.toContain("secret");
+      expect(shown).toMatch(/more characters\)$/);
+      const variable = timed(() => hasVariable(repeat("${", size)));
+      expect(variable.ms).toBeLessThan(BOUND_MS);
+      expect(variable.value).toBe(false);
+      expect(hasVariable(`${repeat("${", size)}}`)).toBe(true);
+    });
+  }
+});
