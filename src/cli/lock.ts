@@ -31,14 +31,14 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   // Output paths are checked first: a refusal after the server ran would waste the run.
   if (!flags.check) await refuseSymlink(flags.lock);
   if (flags.json !== null && !jsonToStdout) await refuseSymlink(flags.json);
+  // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
+  // the verdict depends on is loaded before it starts. A known-bad launch is refused first of all.
+  const modules = await loadVerdictModules(target !== null);
+  if (target?.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
   const lockText = await readTextIfExists(flags.lock);
   if (lockText === null && flags.check) {
     throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
   }
-  // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
-  // the verdict depends on is loaded before it starts.
-  const modules = await loadVerdictModules(target !== null);
-  if (target?.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
 
   const redactor = redactorFor(target, output);
   const reportChannel = jsonToStdout ? output.err : output.out;
