@@ -1,61 +1,36 @@
 /** Read what a connected server tells a model: initialize's serverInfo and instructions, and every tools/list page as sent. */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, ToolListError } from "../errors.js";
-import { isJsonObject, type ServerSnapshot, type Transport, validateToolList } from "../lock/snapshot.js";
+import { isJsonObject, type ServerSnapshot, type Transport, validateEntries, validateToolList } from "../lock/snapshot.js";
 import { type Bound, deadlineText, type RunClock } from "./bounds.js";
 
 /** Most `tools/list` pages followed: a list that never ends is an error, never a partial lock. */
 export const MAX_PAGES = 100;
 
-/** Read the snapshot from a client that has completed `initialize`. */
-export async function readSession(
-  client: Client,
-  options: {
-    where: string;
-    timeoutMs: number;
-    clock: RunClock;
-    transport: Transport;
-    commandSha256: string;
-    /** One line on why a step failed; `step` and `bound` let it name a timeout. */
-    failure: (error: unknown, step: string, bound: Bound) => string;
-  },
-): Promise<ServerSnapshot> {
+/** How a session is read, and how its failures are worded. */
+export interface SessionOptions {
+  where: string;
+  timeoutMs: number;
+  clock: RunClock;
+  transport: Transport;
+  commandSha256: string;
+  /** One line on why a step failed; `step` and `bound` let it name a timeout. */
+  failure: (error: unknown, step: string, bound: Bound) => string;
+}
+
+/**
+ * Read the snapshot from a client that has completed `initialize`: every page of `tools/list`, and,
+ * when the server advertises them, of `prompts/list`, `resources/list` and
+ * `resources/templates/list` (definitions only, never contents).
+ */
+export async function readSession(client: Client, options: SessionOptions): Promise<ServerSnapshot> {
   const info = client.getServerVersion();
   const instructions = client.getInstructions();
-  const tools: unknown[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) {
-      throw new ToolListError(`${options.where} sent more than ${MAX_PAGES} pages of tools/list; refusing to lock a list that may not end`);
-    }
-    const step = page === 1 ? "tools/list" : `tools/list page ${page}`;
-    if (options.clock.expired) throw new ConnectionError(`${options.where}: ${deadlineText(options.clock.deadlineMs, step)}`);
-    const bound = options.clock.bound(options.timeoutMs);
-    let result: Record<string, unknown>;
-    try {
-      // A permissive result schema: the list is taken as sent, not validated and trimmed tool by tool.
-      result = await client.request(
-        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        ResultSchema,
-        { timeout: bound.ms },
-      );
-    } catch (error) {
-      throw new ConnectionError(`tools/list failed on ${options.where}: ${options.failure(error, step, bound)}`);
-    }
-    const pageTools = result.tools;
-    if (!Array.isArray(pageTools)) throw new ToolListError(`${options.where} answered tools/list without a "tools" array`);
-    for (const tool of pageTools) tools.push(tool);
-    const next = result.nextCursor;
-    if (next === undefined || next === null) break;
-    if (typeof next !== "string") throw new ToolListError(`${options.where} sent a tools/list nextCursor that is not a string`);
-    if (seen.has(next)) throw new ToolListError(`${options.where} repeated a tools/list cursor; the list would never end`);
-    seen.add(next);
-    cursor = next;
-  }
-  return {
+  const capabilities = client.getServerCapabilities() ?? {};
+  const tools = await readPaged(client, "tools/list", "tools", options);
+  const snapshot: ServerSnapshot = {
     tools: validateToolList(tools, options.where),
     instructions: { known: true, text: typeof instructions === "string" && instructions !== "" ? instructions : null },
     name: isJsonObject(info) && typeof info.name === "string" ? info.name : null,
@@ -63,6 +38,58 @@ export async function readSession(
     commandSha256: options.commandSha256,
     transport: options.transport,
   };
+  if (isJsonObject(capabilities.prompts)) {
+    snapshot.prompts = validateEntries(await readPaged(client, "prompts/list", "prompts", options), "name", "prompt", options.where);
+  }
+  if (isJsonObject(capabilities.resources)) {
+    snapshot.resources = validateEntries(await readPaged(client, "resources/list", "resources", options), "uri", "resource", options.where);
+    // Templates are optional even for a server with resources: "method not found" means none.
+    const templates = await readPaged(client, "resources/templates/list", "resourceTemplates", options, { missingIsEmpty: true });
+    snapshot.resourceTemplates = validateEntries(templates, "uriTemplate", "resource template", options.where);
+  }
+  return snapshot;
+}
+
+/**
+ * Every page of one list method, following `nextCursor` up to MAX_PAGES; a repeated cursor or a
+ * page without the array is an error, never a partial list.
+ */
+async function readPaged(
+  client: Client,
+  method: "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list",
+  key: string,
+  options: SessionOptions,
+  how: { missingIsEmpty?: boolean } = {},
+): Promise<unknown[]> {
+  const items: unknown[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    if (page > MAX_PAGES) {
+      throw new ToolListError(`${options.where} sent more than ${MAX_PAGES} pages of ${method}; refusing to lock a list that may not end`);
+    }
+    const step = page === 1 ? method : `${method} page ${page}`;
+    if (options.clock.expired) throw new ConnectionError(`${options.where}: ${deadlineText(options.clock.deadlineMs, step)}`);
+    const bound = options.clock.bound(options.timeoutMs);
+    let result: Record<string, unknown>;
+    try {
+      // A permissive result schema: the list is taken as sent, not validated and trimmed item by item.
+      result = await client.request({ method, params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: bound.ms });
+    } catch (error) {
+      if (how.missingIsEmpty === true && page === 1 && error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+      throw new ConnectionError(`${method} failed on ${options.where}: ${options.failure(error, step, bound)}`);
+    }
+    const pageItems = result[key];
+    if (!Array.isArray(pageItems)) throw new ToolListError(`${options.where} answered ${method} without a "${key}" array`);
+    for (const item of pageItems) items.push(item);
+    const next = result.nextCursor;
+    if (next === undefined || next === null) break;
+    if (typeof next !== "string") throw new ToolListError(`${options.where} sent a ${method} nextCursor that is not a string`);
+    if (seen.has(next)) throw new ToolListError(`${options.where} repeated a ${method} cursor; the list would never end`);
+    seen.add(next);
+    cursor = next;
+  }
+  return items;
 }
 
 /** First line of an error's message, for a one-line report. */

@@ -3,7 +3,8 @@
 import { canonicalize } from "../json/canonical.js";
 import { type SchemaFinding, compareSchemas } from "../schema/index.js";
 import { jsonEqual } from "../json/equal.js";
-import type { LockedEntry, Lockfile } from "./format.js";
+import { compareEntrySections } from "./compare-entries.js";
+import { type LockedEntry, type Lockfile, LOCKFILE_VERSION_SERVERS } from "./format.js";
 import type { Change, ChangeKind, Severity } from "./kinds.js";
 import { CHANGE_KINDS, CHANGE_KIND_NAMES } from "./kinds.js";
 import { type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
@@ -70,6 +71,8 @@ export function compareWithLock(lock: Lockfile, snapshot: ServerSnapshot): Chang
   }
 
   changes.push(...compareInstructions(lock, snapshot), ...compareServer(lock, snapshot));
+  // A v1 lock pins tools and instructions only; its reserved sections are kept, not compared.
+  if (lock.version === LOCKFILE_VERSION_SERVERS) changes.push(...compareEntrySections(lock, snapshot));
   return sortChanges(changes);
 }
 
@@ -249,25 +252,49 @@ function schemaOrEmpty(schema: unknown): unknown {
 function compareInputSchema(tool: string, before: unknown, after: unknown): Change[] {
   const changes: Change[] = [];
   const findings = compareSchemas(schemaOrEmpty(before), schemaOrEmpty(after));
-  const structural: string[] = [];
+  const structural: SchemaFinding[] = [];
+  const widened = new Set<string>();
   for (const finding of findings) {
     const path = `/inputSchema${finding.path}`;
     if (finding.kind === "widened") {
       changes.push(change("schema_widened", tool, findingArgs(finding), undefined, path));
-      // The change table lists "a parameter removed" as schema_changed; when other properties are
-      // allowed its value is also unchecked now, which is a widening. Report both.
-      if (finding.reason === "property_removed_unconstrained") structural.push(path);
+      widened.add(path);
     } else if (finding.kind === "text") {
       changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, path));
     } else {
-      structural.push(path);
+      structural.push(finding);
     }
   }
-  // The analyzer normalizes equivalent rewrites and reorders; no finding means no change to report.
-  if (structural.length > 0) {
-    changes.push(change("schema_changed", tool, { paths: structural, before, after }, undefined, "/inputSchema"));
-  }
+  // The analyzer normalizes equivalent rewrites and reorders; no finding means no change to report. A path
+  // already reported as a widening is not repeated as a structural change.
+  changes.push(...structuralChanges(tool, "/inputSchema", structural, widened, before, after));
   return changes;
+}
+
+/**
+ * Structural findings as `schema_changed` changes, each path once: one warning for those that matter, and
+ * info for those a reviewer need not act on (a `$schema` URI that changes no keyword's meaning, edits only
+ * inside definitions nothing references), with `reason` saying which.
+ */
+function structuralChanges(
+  tool: string,
+  root: string,
+  findings: readonly SchemaFinding[],
+  skip: ReadonlySet<string>,
+  before: unknown,
+  after: unknown,
+): Change[] {
+  const paths = (list: readonly SchemaFinding[]) => [...new Set(list.map((f) => `${root}${f.path}`))].filter((p) => !skip.has(p));
+  const out: Change[] = [];
+  const warnings = paths(findings.filter((f) => f.info !== true));
+  if (warnings.length > 0) out.push(change("schema_changed", tool, { paths: warnings, before, after }, undefined, root));
+  for (const reason of ["dialect_uri_changed", "unreferenced_definition"] as const) {
+    const info = paths(
+      findings.filter((f) => f.info === true && (reason === "unreferenced_definition") === (f.unreferenced === true)),
+    );
+    if (info.length > 0) out.push(change("schema_changed", tool, { reason, paths: info, before, after }, "info", root));
+  }
+  return out;
 }
 
 function compareOutputSchema(tool: string, before: unknown, after: unknown): Change[] {
@@ -284,15 +311,10 @@ function compareOutputSchema(tool: string, before: unknown, after: unknown): Cha
   const presence = before === undefined ? "added" : after === undefined ? "removed" : null;
   if (presence !== null || other.length > 0) {
     const reason = presence ?? (other.some((finding) => finding.kind === "widened") ? "widened" : "changed");
-    changes.push(
-      change(
-        "output_schema_changed",
-        tool,
-        { reason, paths: other.map((finding) => `/outputSchema${finding.path}`), before, after },
-        undefined,
-        "/outputSchema",
-      ),
-    );
+    const paths = [...new Set(other.map((finding) => `/outputSchema${finding.path}`))];
+    // Only changes a reviewer need not act on (see structuralChanges): info.
+    const severity = presence === null && other.every((finding) => finding.info === true) ? "info" : undefined;
+    changes.push(change("output_schema_changed", tool, { reason, paths, before, after }, severity, "/outputSchema"));
   }
   return changes;
 }

@@ -1,89 +1,175 @@
-/** The lockfile format: building it from a snapshot, its canonical text, and strict validation. Pure. */
+/** The lockfile format (v1: one server; v2: servers by name): building it from snapshots, its canonical text, and strict validation. Pure. */
 
-import { LockFormatError } from "../errors.js";
 import { createHash } from "node:crypto";
+import { LockFormatError } from "../errors.js";
 import { canonicalSha256, stringifyLockText } from "../json/canonical.js";
 import { jsonEqual } from "../json/equal.js";
 import { maxDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH } from "../limits.js";
-import { type Instructions, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
+import { type EntrySection, type Instructions, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
 
-/** Format version this mcp-lint writes and reads. */
+/** Format version of a single-server lock (tools and instructions). */
 export const LOCKFILE_VERSION = 1;
+/** Format version of a lock holding several servers by name, each with prompts, resources and templates too. */
+export const LOCKFILE_VERSION_SERVERS = 2;
 
-/** One locked definition (a tool now; prompts and resources later) and the RFC 8785 hash of it. */
+/** One locked definition (a tool, prompt, resource or template) and the RFC 8785 hash of it. */
 export interface LockedEntry {
   sha256: string;
   definition: JsonObject;
 }
 
-/** A lockfile's content. Entries are keyed by name in Maps, so a `__proto__` name stays data. */
+/**
+ * An ignore rule (`lock --ignore`): a change of `kind` at `path` of `tool` is silenced while the
+ * served value there still hashes to `valueSha256`; any other value fires again.
+ */
+export interface IgnoreRule {
+  tool: string;
+  path: string;
+  kind: string;
+  valueSha256: string;
+  reason: string;
+}
+
+/** What a lock holds for one server. Entries are keyed in Maps, so a `__proto__` name stays data. */
 export interface Lockfile {
-  version: typeof LOCKFILE_VERSION;
+  /** The format of the file this came from (or will be written as). */
+  version: typeof LOCKFILE_VERSION | typeof LOCKFILE_VERSION_SERVERS;
   server: { name: string | null; version: string | null; commandSha256: string | null };
   instructions: Instructions;
   tools: Map<string, LockedEntry>;
-  /** Reserved sections with the same entry shape; kept as read, not yet compared. */
+  /** Prompts, resources and templates; null when not pinned (a v1 lock keeps but never compares them). */
   prompts: Map<string, LockedEntry> | null;
   resources: Map<string, LockedEntry> | null;
+  resourceTemplates: Map<string, LockedEntry> | null;
+  /** Ignore rules (v2 only). */
+  ignores: IgnoreRule[];
+  /** The client identity the server was read as (v2 only), when not mcp-lint's own. */
+  readAs: { name: string; version: string } | null;
 }
 
-const TOP_KEYS = ["instructions", "lockfile_version", "prompts", "resources", "server", "tools"];
-const REQUIRED_TOP_KEYS = ["instructions", "lockfile_version", "server", "tools"];
+/** A whole lockfile: one server (v1), or servers by name (v2). */
+export type LockDocument = { version: typeof LOCKFILE_VERSION; lock: Lockfile } | { version: typeof LOCKFILE_VERSION_SERVERS; servers: Map<string, Lockfile> };
+
+const V1_TOP_KEYS = ["instructions", "lockfile_version", "prompts", "resources", "server", "tools"];
+const V1_REQUIRED_TOP_KEYS = ["instructions", "lockfile_version", "server", "tools"];
+const V2_TOP_KEYS = ["lockfile_version", "servers"];
+const V2_SERVER_KEYS = ["ignores", "instructions", "prompts", "read_as", "resource_templates", "resources", "server", "tools"];
+const V2_REQUIRED_SERVER_KEYS = ["instructions", "server", "tools"];
 const SERVER_KEYS = ["command_sha256", "name", "version"];
 const ENTRY_KEYS = ["definition", "sha256"];
+const IGNORE_KEYS = ["kind", "path", "reason", "tool", "value_sha256"];
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Where each section lives in a v2 server entry, and the definition field that must equal its key. */
+const SECTION_FIELDS: Record<EntrySection | "tools", { json: string; key: string }> = {
+  tools: { json: "tools", key: "name" },
+  prompts: { json: "prompts", key: "name" },
+  resources: { json: "resources", key: "uri" },
+  resourceTemplates: { json: "resource_templates", key: "uriTemplate" },
+};
 
 /** Hash of one definition: SHA-256 over its RFC 8785 canonical form. */
 export function definitionSha256(definition: JsonObject): string {
   return canonicalSha256(definition);
 }
 
+/** Entries keyed by `key`; an unchanged definition keeps its verified hash, new or changed ones are hashed. */
+function entriesFor(definitions: readonly JsonObject[], key: string, previous: Map<string, LockedEntry> | null | undefined): Map<string, LockedEntry> {
+  const entries = new Map<string, LockedEntry>();
+  for (const definition of definitions) {
+    const name = definition[key] as string;
+    const locked = previous?.get(name);
+    const sha256 = locked && jsonEqual(locked.definition, definition) ? locked.sha256 : definitionSha256(definition);
+    entries.set(name, { sha256, definition });
+  }
+  return entries;
+}
+
 /**
  * Build the lock for a snapshot. When refreshing, what this run does not know (instructions from
- * a file without them, server name, version or command from a file) is kept from the previous lock.
- * Callers must have rejected duplicate tool names first.
+ * a file without them, server name, version or command from a file, prompts of a file that has
+ * none) is kept from the previous lock. Callers must have rejected duplicate tool names first.
+ * `version` 1 pins tools and instructions; 2 also pins prompts, resources and templates.
  */
-export function buildLockfile(snapshot: ServerSnapshot, previous: Lockfile | null): Lockfile {
-  const tools = new Map<string, LockedEntry>();
-  for (const definition of snapshot.tools) {
-    const name = definition.name as string;
-    // An unchanged tool keeps its verified hash; only new or changed definitions are hashed.
-    const locked = previous?.tools.get(name);
-    const sha256 = locked && jsonEqual(locked.definition, definition) ? locked.sha256 : definitionSha256(definition);
-    tools.set(name, { sha256, definition });
-  }
+export function buildLockfile(snapshot: ServerSnapshot, previous: Lockfile | null, version: Lockfile["version"] = previous?.version ?? LOCKFILE_VERSION): Lockfile {
   const old = previous?.server;
+  const servers = version === LOCKFILE_VERSION_SERVERS;
+  const section = (name: EntrySection): Map<string, LockedEntry> | null => {
+    const served = snapshot[name];
+    const kept = previous?.[name] ?? null;
+    // v1 never writes these; it keeps what an older file holds.
+    if (!servers || served === undefined) return kept;
+    return entriesFor(served, SECTION_FIELDS[name].key, kept);
+  };
   return {
-    version: LOCKFILE_VERSION,
+    version,
     server: {
       name: snapshot.name ?? old?.name ?? null,
       version: snapshot.version ?? old?.version ?? null,
       commandSha256: snapshot.commandSha256 ?? old?.commandSha256 ?? null,
     },
     instructions: snapshot.instructions.known ? snapshot.instructions : (previous?.instructions ?? { known: false }),
-    tools,
-    prompts: previous?.prompts ?? null,
-    resources: previous?.resources ?? null,
+    tools: entriesFor(snapshot.tools, "name", previous?.tools),
+    prompts: section("prompts"),
+    resources: section("resources"),
+    resourceTemplates: servers ? section("resourceTemplates") : null,
+    ignores: servers ? (previous?.ignores ?? []) : [],
+    readAs: servers ? (snapshot.readAs ?? null) : null,
   };
 }
 
-/** The lockfile's exact bytes: sorted keys, 2-space indent, ASCII only, trailing newline. */
+/** The exact bytes of a single-server (v1) lock: sorted keys, 2-space indent, ASCII only, trailing newline. */
 export function serializeLockfile(lock: Lockfile): string {
+  if (lock.version === LOCKFILE_VERSION_SERVERS) {
+    throw new LockFormatError("a v2 lock entry is written as part of its document (serializeLockDocument)");
+  }
   const document: JsonObject = Object.create(null) as JsonObject;
-  document.lockfile_version = lock.version;
-  document.server = {
-    command_sha256: lock.server.commandSha256,
-    name: lock.server.name,
-    version: lock.server.version,
-  };
-  document.instructions = lock.instructions.known
-    ? { known: true, text: lock.instructions.text }
-    : { known: false, text: null };
+  document.lockfile_version = LOCKFILE_VERSION;
+  document.server = serverObject(lock);
+  document.instructions = instructionsObject(lock);
   document.tools = entriesToObject(lock.tools);
   if (lock.prompts) document.prompts = entriesToObject(lock.prompts);
   if (lock.resources) document.resources = entriesToObject(lock.resources);
   return stringifyLockText(document);
+}
+
+/** The exact bytes of a lock document, v1 or v2, with the same guarantees as serializeLockfile. */
+export function serializeLockDocument(document: LockDocument): string {
+  if (document.version === LOCKFILE_VERSION) return serializeLockfile(document.lock);
+  const servers = Object.create(null) as JsonObject;
+  for (const [name, lock] of document.servers) {
+    const entry = Object.create(null) as JsonObject;
+    entry.server = serverObject(lock);
+    entry.instructions = instructionsObject(lock);
+    entry.tools = entriesToObject(lock.tools);
+    if (lock.prompts) entry.prompts = entriesToObject(lock.prompts);
+    if (lock.resources) entry.resources = entriesToObject(lock.resources);
+    if (lock.resourceTemplates) entry.resource_templates = entriesToObject(lock.resourceTemplates);
+    if (lock.readAs) entry.read_as = { name: lock.readAs.name, version: lock.readAs.version };
+    if (lock.ignores.length > 0) {
+      entry.ignores = [...lock.ignores]
+        .sort((a, b) => compareText(a.tool, b.tool) || compareText(a.path, b.path) || compareText(a.valueSha256, b.valueSha256))
+        .map((rule) => ({ kind: rule.kind, path: rule.path, reason: rule.reason, tool: rule.tool, value_sha256: rule.valueSha256 }));
+    }
+    servers[name] = entry;
+  }
+  const top = Object.create(null) as JsonObject;
+  top.lockfile_version = LOCKFILE_VERSION_SERVERS;
+  top.servers = servers;
+  return stringifyLockText(top);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function serverObject(lock: Lockfile): JsonObject {
+  return { command_sha256: lock.server.commandSha256, name: lock.server.name, version: lock.server.version };
+}
+
+function instructionsObject(lock: Lockfile): JsonObject {
+  return lock.instructions.known ? { known: true, text: lock.instructions.text } : { known: false, text: null };
 }
 
 function sha256Hex(text: string): string {
@@ -117,57 +203,133 @@ export interface ParseLockOptions {
   repaired?: string[];
 }
 
-/** Validate a parsed lockfile strictly: exact keys, known version, hashes that match. */
-export function parseLockfile(parsed: unknown, source: string, options: ParseLockOptions = {}): Lockfile {
-  const fail = (what: string): never => {
+type Fail = (what: string) => never;
+
+function failFor(source: string): Fail {
+  return (what: string): never => {
     throw new LockFormatError(`${source}: ${what}; run "mcp-lint lock" to write a fresh lock`);
   };
+}
+
+/** Validate a parsed single-server (v1) lockfile strictly: exact keys, known version, hashes that match. */
+export function parseLockfile(parsed: unknown, source: string, options: ParseLockOptions = {}): Lockfile {
+  const document = parseLockDocument(parsed, source, options);
+  if (document.version === LOCKFILE_VERSION) return document.lock;
+  if (document.servers.size === 1) return [...document.servers.values()][0] as Lockfile;
+  throw new LockFormatError(`${source} holds ${document.servers.size} servers; name the one to use (--server NAME)`);
+}
+
+/** Validate a parsed lockfile of either version strictly. */
+export function parseLockDocument(parsed: unknown, source: string, options: ParseLockOptions = {}): LockDocument {
+  const fail = failFor(source);
   if (!isJsonObject(parsed)) return fail("not an mcp-lint lockfile (expected a JSON object)");
   const version = ownField(parsed, "lockfile_version");
   if (version === undefined) return fail('not an mcp-lint lockfile (no "lockfile_version")');
-  if (version !== LOCKFILE_VERSION) {
-    throw new LockFormatError(
-      `${source}: lockfile format version ${JSON.stringify(version)} is not supported (this mcp-lint reads version ${LOCKFILE_VERSION}); upgrade mcp-lint or re-create the lock`,
-    );
+  if (version === LOCKFILE_VERSION) {
+    checkKeys(parsed, V1_TOP_KEYS, V1_REQUIRED_TOP_KEYS, "the lockfile", fail);
+    const lock = parseServerEntry(parsed, LOCKFILE_VERSION, "", source, options, fail);
+    return { version: LOCKFILE_VERSION, lock };
   }
-  checkKeys(parsed, TOP_KEYS, REQUIRED_TOP_KEYS, "the lockfile", fail);
+  if (version === LOCKFILE_VERSION_SERVERS) {
+    checkKeys(parsed, V2_TOP_KEYS, V2_TOP_KEYS, "the lockfile", fail);
+    const serversValue = ownField(parsed, "servers");
+    if (!isJsonObject(serversValue)) return fail('"servers" must be an object keyed by server name');
+    const servers = new Map<string, Lockfile>();
+    for (const name of Object.keys(serversValue)) {
+      const entry = serversValue[name];
+      const where = `servers entry ${JSON.stringify(name)}`;
+      if (!isJsonObject(entry)) return fail(`${where} must be an object`);
+      checkKeys(entry, V2_SERVER_KEYS, V2_REQUIRED_SERVER_KEYS, where, fail);
+      servers.set(name, parseServerEntry(entry, LOCKFILE_VERSION_SERVERS, `${where}: `, source, options, fail));
+    }
+    return { version: LOCKFILE_VERSION_SERVERS, servers };
+  }
+  throw new LockFormatError(
+    `${source}: lockfile format version ${JSON.stringify(version)} is not supported (this mcp-lint reads versions ${LOCKFILE_VERSION} and ${LOCKFILE_VERSION_SERVERS}); upgrade mcp-lint or re-create the lock`,
+  );
+}
 
+/** One server's part: the whole file in v1, one `servers` entry in v2. `at` prefixes messages. */
+function parseServerEntry(
+  parsed: JsonObject,
+  version: Lockfile["version"],
+  at: string,
+  source: string,
+  options: ParseLockOptions,
+  fail: Fail,
+): Lockfile {
   const server = ownField(parsed, "server");
-  if (!isJsonObject(server)) return fail('"server" must be an object');
-  checkKeys(server, SERVER_KEYS, SERVER_KEYS, '"server"', fail);
-  const name = nullableString(ownField(server, "name"), '"server.name"', fail);
-  const serverVersion = nullableString(ownField(server, "version"), '"server.version"', fail);
-  const commandSha256 = nullableString(ownField(server, "command_sha256"), '"server.command_sha256"', fail);
+  if (!isJsonObject(server)) return fail(`${at}"server" must be an object`);
+  checkKeys(server, SERVER_KEYS, SERVER_KEYS, `${at}"server"`, fail);
+  const name = nullableString(ownField(server, "name"), `${at}"server.name"`, fail);
+  const serverVersion = nullableString(ownField(server, "version"), `${at}"server.version"`, fail);
+  const commandSha256 = nullableString(ownField(server, "command_sha256"), `${at}"server.command_sha256"`, fail);
   if (commandSha256 !== null && !SHA256_HEX.test(commandSha256)) {
-    return fail('"server.command_sha256" must be 64 lowercase hex digits');
+    return fail(`${at}"server.command_sha256" must be 64 lowercase hex digits`);
   }
 
   const instructionsValue = ownField(parsed, "instructions");
-  if (!isJsonObject(instructionsValue)) return fail('"instructions" must be an object');
-  checkKeys(instructionsValue, ["known", "text"], ["known", "text"], '"instructions"', fail);
+  if (!isJsonObject(instructionsValue)) return fail(`${at}"instructions" must be an object`);
+  checkKeys(instructionsValue, ["known", "text"], ["known", "text"], `${at}"instructions"`, fail);
   const known = ownField(instructionsValue, "known");
-  const text = nullableString(ownField(instructionsValue, "text"), '"instructions.text"', fail);
-  if (typeof known !== "boolean") return fail('"instructions.known" must be true or false');
-  if (!known && text !== null) return fail('"instructions.text" must be null when "known" is false');
+  const text = nullableString(ownField(instructionsValue, "text"), `${at}"instructions.text"`, fail);
+  if (typeof known !== "boolean") return fail(`${at}"instructions.known" must be true or false`);
+  if (!known && text !== null) return fail(`${at}"instructions.text" must be null when "known" is false`);
 
+  const section = (name: EntrySection | "tools") => {
+    const { json, key } = SECTION_FIELDS[name];
+    // v1's reserved prompts and resources sections are keyed by the definition's name.
+    const keyField = version === LOCKFILE_VERSION ? "name" : key;
+    return Object.hasOwn(parsed, json) ? parseEntries(parsed[json], `${at}${json}`, keyField, fail, source, options) : null;
+  };
   return {
-    version: LOCKFILE_VERSION,
+    version,
     server: { name, version: serverVersion, commandSha256 },
     instructions: known ? { known: true, text: text === "" ? null : text } : { known: false },
-    tools: parseEntries(ownField(parsed, "tools"), "tools", fail, source, options),
-    prompts: Object.hasOwn(parsed, "prompts") ? parseEntries(parsed.prompts, "prompts", fail, source, options) : null,
-    resources: Object.hasOwn(parsed, "resources") ? parseEntries(parsed.resources, "resources", fail, source, options) : null,
+    tools: section("tools") ?? new Map(),
+    prompts: section("prompts"),
+    resources: section("resources"),
+    resourceTemplates: version === LOCKFILE_VERSION ? null : section("resourceTemplates"),
+    ignores: version === LOCKFILE_VERSION ? [] : parseIgnores(ownField(parsed, "ignores"), at, fail),
+    readAs: version === LOCKFILE_VERSION ? null : parseReadAs(ownField(parsed, "read_as"), at, fail),
   };
+}
+
+function parseIgnores(value: unknown, at: string, fail: Fail): IgnoreRule[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return fail(`${at}"ignores" must be an array`);
+  return value.map((rule: unknown, index) => {
+    const where = `${at}ignore #${index + 1}`;
+    if (!isJsonObject(rule)) return fail(`${where} must be an object`);
+    checkKeys(rule, IGNORE_KEYS, IGNORE_KEYS, where, fail);
+    const field = (key: string) => {
+      const text = ownField(rule, key);
+      return typeof text === "string" ? text : fail(`${where}: "${key}" must be a string`);
+    };
+    const valueSha256 = field("value_sha256");
+    if (!SHA256_HEX.test(valueSha256)) return fail(`${where}: "value_sha256" must be 64 lowercase hex digits`);
+    return { tool: field("tool"), path: field("path"), kind: field("kind"), valueSha256, reason: field("reason") };
+  });
+}
+
+function parseReadAs(value: unknown, at: string, fail: Fail): Lockfile["readAs"] {
+  if (value === undefined || value === null) return null;
+  if (!isJsonObject(value)) return fail(`${at}"read_as" must be an object`);
+  checkKeys(value, ["name", "version"], ["name", "version"], `${at}"read_as"`, fail);
+  const { name, version } = { name: ownField(value, "name"), version: ownField(value, "version") };
+  if (typeof name !== "string" || typeof version !== "string") return fail(`${at}"read_as" needs a string name and version`);
+  return { name, version };
 }
 
 function parseEntries(
   value: unknown,
   section: string,
-  fail: (what: string) => never,
+  keyField: string,
+  fail: Fail,
   source: string,
   options: ParseLockOptions,
 ): Map<string, LockedEntry> {
-  if (!isJsonObject(value)) return fail(`"${section}" must be an object keyed by name`);
+  if (!isJsonObject(value)) return fail(`"${section}" must be an object keyed by ${keyField}`);
   const entries = new Map<string, LockedEntry>();
   for (const name of Object.keys(value)) {
     const where = `${section} entry ${JSON.stringify(name)}`;
@@ -177,7 +339,7 @@ function parseEntries(
     const definition = ownField(entry, "definition");
     const sha256 = ownField(entry, "sha256");
     if (!isJsonObject(definition)) return fail(`${where}: "definition" must be an object`);
-    if (ownField(definition, "name") !== name) return fail(`${where}: the definition's "name" differs from its key`);
+    if (ownField(definition, keyField) !== name) return fail(`${where}: the definition's "${keyField}" differs from its key`);
     if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) {
       return fail(`${where}: "sha256" must be 64 lowercase hex digits`);
     }
@@ -200,13 +362,7 @@ function parseEntries(
   return entries;
 }
 
-function checkKeys(
-  object: JsonObject,
-  allowed: readonly string[],
-  required: readonly string[],
-  where: string,
-  fail: (what: string) => never,
-): void {
+function checkKeys(object: JsonObject, allowed: readonly string[], required: readonly string[], where: string, fail: Fail): void {
   for (const key of Object.keys(object)) {
     if (!allowed.includes(key)) fail(`unknown key ${JSON.stringify(key)} in ${where}`);
   }
@@ -215,7 +371,7 @@ function checkKeys(
   }
 }
 
-function nullableString(value: unknown, where: string, fail: (what: string) => never): string | null {
+function nullableString(value: unknown, where: string, fail: Fail): string | null {
   if (value === null || typeof value === "string") return value;
   return fail(`${where} must be a string or null`);
 }

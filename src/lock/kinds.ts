@@ -70,6 +70,35 @@ export const CHANGE_KINDS = {
     meaning: "The lock holds instructions but this run does not know them (a --from file without instructions).",
   },
   server_changed: { severity: "info", meaning: "The server name or version, or the launch command, changed." },
+  prompt_added: { severity: "error", meaning: "A prompt that is not in the lock (v2); the report shows its whole definition." },
+  prompt_changed: {
+    severity: "error",
+    alsoSeverity: "warning",
+    meaning: "A pinned prompt changed: error for its title, description or an argument's name, title or description (or a new argument), warning otherwise.",
+  },
+  prompt_removed: { severity: "info", meaning: "A pinned prompt is no longer served." },
+  resource_added: { severity: "error", meaning: "A resource that is not in the lock (v2); its name and description are text the model reads." },
+  resource_changed: {
+    severity: "error",
+    alsoSeverity: "warning",
+    meaning: "A pinned resource changed: error for its name, title or description, warning for anything else (mimeType, annotations, _meta).",
+  },
+  resource_removed: { severity: "info", meaning: "A pinned resource is no longer listed." },
+  resource_template_added: { severity: "error", meaning: "A resource template that is not in the lock (v2)." },
+  resource_template_changed: {
+    severity: "error",
+    alsoSeverity: "warning",
+    meaning: "A pinned resource template changed: error for its name, title or description, warning otherwise.",
+  },
+  resource_template_removed: { severity: "info", meaning: "A pinned resource template is no longer listed." },
+  client_divergence: {
+    severity: "error",
+    meaning: "The server serves a different definition to another client identity (--as-client), so what one client approved is not what another gets.",
+  },
+  ignore_stale: {
+    severity: "warning",
+    meaning: "An ignore rule in the lock silenced nothing this run (the value it was granted for is no longer served); the next write drops it.",
+  },
 } as const satisfies Record<string, KindInfo>;
 
 /** Name of a change kind. */
@@ -82,8 +111,10 @@ export const CHANGE_KIND_NAMES = Object.keys(CHANGE_KINDS) as ChangeKind[];
 export interface Change {
   kind: ChangeKind;
   severity: Severity;
-  /** Tool name, or null for a server-level change. */
+  /** Tool name (or the prompt's name, the resource's URI, the template's URI template), or null for a server-level change. */
   tool: string | null;
+  /** What `tool` names when it is not a tool. */
+  subject?: "prompt" | "resource" | "resource template";
   /** Where in the tool definition, as a JSON Pointer (`/inputSchema/properties/notes`), when it is one place. */
   path?: string;
   /** Facts the report needs to explain the change. */

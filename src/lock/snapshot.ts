@@ -23,7 +23,26 @@ export interface ServerSnapshot {
   /** SHA-256 of the launch command or endpoint; null when read from a file. */
   commandSha256: string | null;
   transport: Transport;
+  /**
+   * Prompt, resource and resource-template definitions as sent, when the server advertises them
+   * (or a file holds them); absent when this run did not read them.
+   */
+  prompts?: JsonObject[];
+  resources?: JsonObject[];
+  resourceTemplates?: JsonObject[];
+  /** The client identity (`clientInfo`) the server was read as, when not mcp-lint's own. */
+  readAs?: { name: string; version: string };
 }
+
+/** The kinds of definition besides tools that a lock can pin, with the field that names each. */
+export const ENTRY_SECTIONS = [
+  { section: "prompts", key: "name", what: "prompt" },
+  { section: "resources", key: "uri", what: "resource" },
+  { section: "resourceTemplates", key: "uriTemplate", what: "resource template" },
+] as const;
+
+/** One of the sections in ENTRY_SECTIONS. */
+export type EntrySection = (typeof ENTRY_SECTIONS)[number]["section"];
 
 /** True for a plain JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -65,6 +84,29 @@ export function validateToolList(tools: unknown, source: string, options: { numb
     }
   });
   return tools as JsonObject[];
+}
+
+/**
+ * Check prompts, resources or templates as sent: objects with a string `key` field (name, uri,
+ * uriTemplate), bounded depth, finite numbers, no two with the same key (a lock keyed by it could
+ * not hold both, and a client may pick either).
+ */
+export function validateEntries(items: unknown, key: string, what: string, source: string): JsonObject[] {
+  if (!Array.isArray(items)) throw new ToolListError(`${source}: the ${what}s are not an array`);
+  const seen = new Set<string>();
+  items.forEach((item: unknown, index) => {
+    if (!isJsonObject(item)) throw new ToolListError(`${source}: ${what} #${index + 1} is not a JSON object`);
+    const name = ownField(item, key);
+    if (typeof name !== "string") throw new ToolListError(`${source}: ${what} #${index + 1} has no string "${key}"`);
+    if (seen.has(name)) throw new ToolListError(`${source}: more than one ${what} has the ${key} ${JSON.stringify(name)}; a client may pick either, so there is nothing safe to lock`);
+    seen.add(name);
+    if (maxDepth(item, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
+      throw new ToolListError(`${source}: ${what} ${JSON.stringify(name)} is nested deeper than ${MAX_DEFINITION_DEPTH} levels`);
+    }
+    const huge = nonFinitePath(item);
+    if (huge !== null) throw new ToolListError(`${source}: ${what} ${JSON.stringify(name)} has a number out of range at ${huge}`);
+  });
+  return items as JsonObject[];
 }
 
 /**
@@ -141,7 +183,7 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
   }
   const serverInfo = body === null ? undefined : ownField(body, "serverInfo");
   const info = isJsonObject(serverInfo) ? serverInfo : null;
-  return {
+  const snapshot: ServerSnapshot = {
     tools: validateToolList(tools, source, { numbersChecked: true }),
     instructions: instructions === undefined ? { known: false } : { known: true, text: instructions || null },
     name: stringOrNull(info && ownField(info, "name")),
@@ -149,6 +191,12 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
     commandSha256: null,
     transport: "file",
   };
+  // A saved list may also hold the other definitions a lock pins (the shape `lock` reads live).
+  for (const { section, key, what } of ENTRY_SECTIONS) {
+    const items = body === null ? undefined : ownField(body, section);
+    if (items !== undefined) snapshot[section] = validateEntries(items, key, what, source);
+  }
+  return snapshot;
 }
 
 function stringOrNull(value: unknown): string | null {

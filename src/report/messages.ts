@@ -149,7 +149,34 @@ export function changeMessage(change: Change): string {
     case "server_changed":
       if (args.reason === "command") return "the launch command changed (compared by hash; the command is never stored)";
       return `server ${args.reason ?? "version"} changed: ${quote(args.before)} -> ${quote(args.after)}`;
+    case "prompt_added":
+    case "resource_added":
+    case "resource_template_added":
+      // Every string of a new definition is text the model may read: shown whole, never cut.
+      return `new ${change.subject ?? "item"}, not in the lock: ${neutralize(JSON.stringify(args.definition) ?? "null")}`;
+    case "prompt_removed":
+    case "resource_removed":
+    case "resource_template_removed":
+      return `${change.subject ?? "item"} is no longer served`;
+    case "prompt_changed":
+    case "resource_changed":
+    case "resource_template_changed":
+      return entryChangeMessage(change);
+    case "client_divergence":
+      return `served differently to ${(args.fields ?? []).map((client) => quote(client)).join(" and ")}${args.paths && args.paths.length > 0 ? ` at ${uniquePaths(args.paths).map(at).join(", ")}` : ""}; each client may approve a different tool`;
+    case "ignore_stale":
+      return `the ignore rule for ${args.reason ?? "a change"} at ${at(change.path)} (${quote(args.detail?.because)}) silenced nothing: the value it was granted for is no longer served; the next write drops it`;
   }
+}
+
+/** A changed prompt, resource or template field; text fields show every edit. */
+function entryChangeMessage(change: Change): string {
+  const { args } = change;
+  const where = neutralize(change.path ?? "");
+  if (args.reason === "argument_added") return `new argument ${quote(args.fields?.[0])}: ${neutralize(JSON.stringify(args.after) ?? "null")}`;
+  if (args.reason === "argument_removed") return `argument ${quote(args.fields?.[0])} removed`;
+  if (typeof args.before === "string" && typeof args.after === "string") return `${where} changed: ${describeTextEdit(args.before, args.after)}`;
+  return `${where} changed: ${quote(args.before)} -> ${quote(args.after)}`;
 }
 
 function uniquePaths(paths: readonly string[]): string[] {
