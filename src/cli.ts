@@ -43,6 +43,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--accept", "Write the lock even when the changes include errors (after reviewing them)")
     .option("--fail-on <level>", "With --check: lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
     .option("--json <path>", "Also write the report as JSON to this file (- for stdout; the report then goes to stderr)")
+    .option("--sarif <path>", "Also write the changes and hidden-text findings as SARIF 2.1.0 to this file")
     .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
     .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
@@ -64,6 +65,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             accept: flag(options.accept, "--accept"),
             failOn: failOn(options.failOn),
             json: single(options.json, "--json"),
+            sarif: single(options.sarif, "--sarif"),
             passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
             ...bounds(options),
             command: (options["--"] as string[] | undefined) ?? [],
@@ -101,6 +103,146 @@ export async function main(args: readonly string[], output: Output): Promise<num
           output,
         ),
       );
+    });
+  // `run` and `check` (issue 12): lint a live server or a saved tools/list result.
+  const lintCommand = (name: "run" | "check", file: string | null, options: Record<string, unknown>) => {
+    const minSeverity = failOn(options.minSeverity ?? "info", "--min-severity");
+    if (minSeverity === "never") throw new UsageError("--min-severity must be one of info, warning, error");
+    task = import("./cli/lint.js").then(({ runLint, lintFlagValues }) =>
+      runLint(
+        {
+          mode: name,
+          from: file,
+          json: single(options.json, "--json"),
+          sarif: single(options.sarif, "--sarif"),
+          minSeverity,
+          failOn: failOn(options.failOn ?? "error"),
+          ...lintFlagValues(options),
+          passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
+          ...bounds(options),
+          command: (options["--"] as string[] | undefined) ?? [],
+          url: single(options.url, "--url"),
+          headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
+          headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
+          knownBad: single(options.knownBad, "--known-bad"),
+          version,
+        },
+        output,
+      ),
+    );
+  };
+  const lintOptions = (command: ReturnType<typeof cli.command>) =>
+    command
+      .option("--json <path>", "Also write the report as JSON to this file (- for stdout; the report then goes to stderr)")
+      .option("--sarif <path>", "Also write the findings as SARIF 2.1.0 to this file")
+      .option("--min-severity <level>", "Hide terminal findings below this severity (info, warning, error)")
+      .option("--fail-on <level>", "Lowest severity that exits 1 (info, warning, error, never; default error)")
+      .option("--fail-under <score>", "Also exit 1 when the server score (0-100) is below this")
+      .option("--disable <rules>", "Rule IDs not to run, comma-separated (repeatable)")
+      .option("--portability <mode>", "default, or strict to add the opt-in portability rules")
+      .option("--format-allowlist <formats>", "Formats schema-format-portability accepts besides OpenAI's nine, comma-separated");
+  lintOptions(cli.command("run", "Lint a live server's tools (rules S1-S8, definition rules, score)"))
+    .usage("run [--json PATH] [--sarif PATH] [--fail-on LEVEL] [--fail-under SCORE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
+    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
+    .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
+    .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
+    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
+    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
+    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .example("mcp-lint run -- npx -y @modelcontextprotocol/server-everything@2026.1.26")
+    .example("mcp-lint run --url https://example.com/mcp --header-env Authorization=MCP_AUTH --sarif mcp-lint.sarif")
+    .action((options: Record<string, unknown>) => lintCommand("run", null, options));
+  lintOptions(cli.command("check <file>", "Lint a saved tools/list result ({tools}, a JSON-RPC response or an array of tools)"))
+    .usage("check FILE [--json PATH] [--sarif PATH] [--min-severity LEVEL] [--fail-on LEVEL] [--fail-under SCORE] [--disable RULES]")
+    .example("mcp-lint check tools.json --json report.json --sarif mcp-lint.sarif")
+    .action((file: string, options: Record<string, unknown>) => lintCommand("check", file, options));
+  // `proxy`, `wrap` and `unwrap` (issue 13).
+  cli
+    .command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions")
+    .usage("proxy [--lock PATH [--fail-on LEVEL]] [--audit FILE] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
+    .option("--lock <path>", "Enforce this lock: withhold changed and new tools, serve the locked instructions")
+    .option("--server <name>", "With --lock: the server to enforce in a lock that holds several")
+    .option("--fail-on <level>", "With --lock: lowest change severity that withholds a tool (info, warning, error, never; default warning)")
+    .option("--audit <file>", "Append every comparison, withheld tool and refused call to this file as JSON lines")
+    .option("--paging", "Cut results over ~2,000 tokens to a page and give every tool offset/limit (default on without --lock)")
+    .option("--no-paging", "Turn paging off")
+    .option("--errors", "Mark error text returned as a success with isError (default on without --lock)")
+    .option("--no-errors", "Turn the errors fix off")
+    .option("--descriptions <file>", "Replace tool descriptions from a JSON file of tool name to description")
+    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
+    .option("--timeout <seconds>", `Bound on each request the proxy makes itself (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option("--deadline <seconds>", `Bound on each whole read of the tool list (default ${DEFAULT_DEADLINE_SECONDS})`)
+    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
+    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
+    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .example("mcp-lint proxy --lock mcp-lint.lock -- npx -y some-server@1.2.3")
+    .example("mcp-lint proxy --descriptions fixes.json -- uvx mcp-server-git")
+    .action((options: Record<string, unknown>) => {
+      const given = (name: string): boolean | null => {
+        const before = argv.indexOf("--") < 0 ? argv : argv.slice(0, argv.indexOf("--"));
+        const last = before.findLast((arg) => arg === `--${name}` || arg === `--no-${name}`);
+        return last === undefined ? null : last === `--${name}`;
+      };
+      task = import("./cli/proxy.js").then(({ runProxy }) =>
+        runProxy(
+          {
+            lock: single(options.lock, "--lock"),
+            server: single(options.server, "--server"),
+            failOn: options.failOn === undefined ? null : failOn(options.failOn),
+            audit: single(options.audit, "--audit"),
+            paging: given("paging"),
+            errors: given("errors"),
+            descriptions: single(options.descriptions, "--descriptions"),
+            from: null,
+            passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
+            ...bounds(options),
+            command: (options["--"] as string[] | undefined) ?? [],
+            url: single(options.url, "--url"),
+            headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
+            headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
+            knownBad: single(options.knownBad, "--known-bad"),
+            version,
+          },
+          output,
+        ),
+      );
+    });
+  cli
+    .command("wrap [...files]", "Put mcp-lint proxy --lock in front of every stdio server of client config files, locking each first")
+    .usage("wrap FILE... [--dry-run] [--include-remote] [--lock-dir DIR] [--known-bad FILE]")
+    .option("--dry-run", "Print the changes as a diff; write nothing and start nothing")
+    .option("--include-remote", "Also wrap remote (HTTP) servers")
+    .option("--lock-dir <dir>", "Keep the locks here instead of next to each config (project) or in your config folder (user)")
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .option("--timeout <seconds>", `Bound on each request while locking (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option("--startup-timeout <seconds>", `Bound on starting each server to lock it (default ${DEFAULT_STARTUP_SECONDS})`)
+    .option("--deadline <seconds>", `Bound on locking each server (default ${DEFAULT_DEADLINE_SECONDS})`)
+    .example("mcp-lint wrap ~/.config/Claude/claude_desktop_config.json --dry-run")
+    .action((files: string[], options: Record<string, unknown>) => {
+      task = import("./cli/wrap.js").then(({ runWrap }) =>
+        runWrap(
+          {
+            files,
+            dryRun: flag(options.dryRun, "--dry-run"),
+            includeRemote: flag(options.includeRemote, "--include-remote"),
+            lockDir: single(options.lockDir, "--lock-dir"),
+            knownBad: single(options.knownBad, "--known-bad"),
+            ...bounds(options),
+            version,
+          },
+          output,
+        ),
+      );
+    });
+  cli
+    .command("unwrap [...files]", "Take mcp-lint proxy out of client config files again, restoring each wrapped server as it was")
+    .usage("unwrap FILE... [--dry-run]")
+    .option("--dry-run", "Print the changes as a diff; write nothing")
+    .action((files: string[], options: Record<string, unknown>) => {
+      task = import("./cli/wrap.js").then(({ runUnwrap }) => runUnwrap({ files, dryRun: flag(options.dryRun, "--dry-run") }, output));
     });
   cli.help();
   cli.option("-v, --version", "Print the version");

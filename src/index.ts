@@ -39,3 +39,22 @@ export {
   loadKnownBad,
 } from "./install/index.js";
 export { readConfigText } from "./config/readers/index.js";
+export {
+  DEFAULT_FORMAT_ALLOWLIST,
+  DEFAULT_LINT_OPTIONS,
+  fix as lintFix,
+  isRuleId,
+  type LintFinding,
+  type LintOptions,
+  type LintResult,
+  lintServer,
+  message as lintMessage,
+  type RuleId,
+  RULES,
+  scanInstructionsHiddenText,
+  scanToolHiddenText,
+} from "./lint/index.js";
+export { buildLintJsonReport } from "./report/lint-json.js";
+export { buildLintReport, type LintReport, lintExitCode } from "./report/lint-report.js";
+export { renderLintTerminal } from "./report/lint-terminal.js";
+export { installSarif, lintSarif, lockSarif, type SarifLog } from "./report/sarif.js";

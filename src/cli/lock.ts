@@ -12,6 +12,8 @@ import { quote } from "../report/messages.js";
 import { neutralize } from "../report/neutralize.js";
 import { PLAIN_STYLE } from "../report/style.js";
 import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
+import { checkExitWithHidden, guardPlan, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
+import { artifactUri } from "../report/sarif.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 /** Flags of `mcp-lint lock`, already checked for shape. */
@@ -21,6 +23,8 @@ export interface LockFlags extends SourceFlags {
   accept: boolean;
   failOn: FailOn;
   json: string | null;
+  /** With --check: also write the changes and S8 findings as SARIF 2.1.0. */
+  sarif?: string | null;
 }
 
 /** Run `lock` or `lock --check`; returns the exit code (errors are thrown as McpLintError). */
@@ -31,6 +35,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   // Output paths are checked first: a refusal after the server ran would waste the run.
   if (!flags.check) await refuseSymlink(flags.lock);
   if (flags.json !== null && !jsonToStdout) await refuseSymlink(flags.json);
+  if (flags.sarif != null) await refuseSymlink(flags.sarif);
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
   // the verdict depends on is loaded before it starts. A known-bad launch is refused first of all.
   const modules = await loadVerdictModules(target !== null);
@@ -67,12 +72,15 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const changes = compareSnapshot(snapshot, lock);
   const notes = await notesFor(snapshot, lock, changes);
   const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock, changes, notes };
+  // S8 (issue 12): hidden text in what is about to be recorded, or in what --check finds new or changed.
+  const hidden = lockHiddenText(snapshot, lock, changes, flags.check);
+  input.hiddenText = hiddenTextNotes(hidden);
   if (changes.some((change) => SCHEMA_KINDS.has(change.kind))) input.schemaDiff = await modules.schemaDiff();
 
   let exitCode: number;
   let outcome: string;
   if (flags.check) {
-    exitCode = checkExitCode(changes, flags.failOn);
+    exitCode = checkExitWithHidden(checkExitCode(changes, flags.failOn), hidden, flags.failOn);
     outcome = changes.length === 0 ? "clean" : "changed";
     say(renderTerminal(input, style));
   } else if (redactor.found) {
@@ -82,14 +90,14 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
       `refusing to write ${flags.lock}: the server echoed back a secret (a --header-env value, the URL's query or user info, or a --pass-env value) in what it tells the model`,
     );
   } else {
-    const plan = planLockWrite(snapshot, lock, lockText, changes, flags.accept);
+    const plan = guardPlan(planLockWrite(snapshot, lock, lockText, changes, flags.accept), hidden, flags.accept);
     say(renderTerminal(input, style));
     if (plan.status === "refused") {
       exitCode = 1;
       outcome = "refused";
       output.err(
         plan.reason === "errors"
-          ? `Refusing to update ${neutralize(flags.lock)}: ${plan.errorCount} error-level change${plan.errorCount === 1 ? "" : "s"}. Re-run with --accept after reviewing them.\n`
+          ? `Refusing to ${lock === null ? "write" : "update"} ${neutralize(flags.lock)}: ${plan.errorCount} error-level change${plan.errorCount === 1 ? "" : "s"}. Re-run with --accept after reviewing them.\n`
           : `Refusing to ${lock === null ? "write" : "update"} ${neutralize(flags.lock)}: the server serves more than one tool named ${plan.names.map((name) => quote(name)).join(", ")}; a client may pick either, so there is nothing safe to lock.\n`,
       );
     } else {
@@ -102,9 +110,13 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     }
   }
   if (flags.json !== null) {
-    const text = jsonReportText(buildJsonReport(input, outcome, exitCode), (raw) => redactor.text(raw));
+    const text = jsonReportText(withHiddenText(buildJsonReport(input, outcome, exitCode), hidden), (raw) => redactor.text(raw));
     if (jsonToStdout) output.out(text);
     else await writeFileSafely(flags.json, text);
+  }
+  if (flags.sarif != null) {
+    const lockUri = artifactUri(flags.lock, process.cwd());
+    await writeFileSafely(flags.sarif, lockSarifText({ version: flags.version, lockUri, snapshot, changes, findings: hidden, redact: (raw) => redactor.text(raw) }));
   }
   return exitCode;
 }

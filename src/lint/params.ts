@@ -55,6 +55,16 @@ export function hasDescription(schema: JsonObject, root: unknown): boolean {
   return aspects(schema, root).some((node) => nonEmptyString(own(node, "description")) !== null);
 }
 
+/**
+ * True when a parameter schema allows exactly one value (`const`, or an `enum` of one): a
+ * discriminator such as `"type": {"enum": ["text"]}` leaves the model no choice to explain.
+ */
+export function pinsOneValue(schema: JsonObject): boolean {
+  if (Object.hasOwn(schema, "const")) return true;
+  const values = own(schema, "enum");
+  return Array.isArray(values) && values.length === 1;
+}
+
 // Names that say nothing about the value on their own; with a description they are fine.
 const VAGUE = new Set(
   "id ids user data q value val input obj item info param params arg args payload x s str".split(" "),

@@ -20,6 +20,15 @@ export interface ReportInput {
   notes: readonly Note[];
   /** Structural schema diff (json-diff-ts), passed in only when a schema changed so it loads only then. */
   schemaDiff?: (before: unknown, after: unknown) => string[];
+  /** S8 hidden-text findings shown next to the changes (see cli/hidden-text.ts); counted in the summary line. */
+  hiddenText?: readonly HiddenTextNote[];
+}
+
+/** One S8 finding in the lock report; `message` is already inert (built by the linter's messages). */
+export interface HiddenTextNote {
+  tool: string | null;
+  severity: Severity;
+  message: string;
 }
 
 /** An observation that is not a change (for example a tool SDK clients would reject). */
@@ -50,8 +59,9 @@ export function headerLine(input: ReportInput): string {
 }
 
 /** The closing count line. */
-export function summaryLine(changes: readonly Change[]): string {
+export function summaryLine(changes: readonly Change[], hiddenText: readonly HiddenTextNote[] = []): string {
   const counts = countBySeverity(changes);
+  for (const note of hiddenText) counts[note.severity]++;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return `${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${counts.info} info`;
 }
@@ -85,6 +95,9 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     for (const note of input.notes.filter((item) => item.tool === tool)) {
       lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
     }
+    for (const hit of (input.hiddenText ?? []).filter((item) => item.tool === tool)) {
+      lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);
+    }
     if (tool !== null && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
       lines.push(...schemaDiffs(input, tool, changes));
     }
@@ -95,7 +108,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   } else if (input.changes.length === 0) {
     lines.push("No changes.", "");
   }
-  lines.push(summaryLine(input.changes));
+  lines.push(summaryLine(input.changes, input.hiddenText));
   return `${lines.flatMap((line) => wrapLine(line, style.width)).join("\n")}\n`;
 }
 
@@ -108,6 +121,7 @@ function groupByTool(input: ReportInput): Map<string | null, Change[]> {
     else groups.set(change.tool, [change]);
   }
   for (const note of input.notes) if (!groups.has(note.tool)) groups.set(note.tool, []);
+  for (const hit of input.hiddenText ?? []) if (!groups.has(hit.tool)) groups.set(hit.tool, []);
   const order = [...groups.keys()].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1));
   return new Map(order.map((tool) => [tool, groups.get(tool) ?? []]));
 }

@@ -1,7 +1,7 @@
 /** S3: a parameter, at any depth of `properties`, with no type (warning) or no description (info). */
 
 import { isObject, type JsonObject, own } from "../json.js";
-import { hasDescription, hasType } from "../params.js";
+import { hasDescription, hasType, pinsOneValue } from "../params.js";
 import { vagueParameterPaths } from "./s2-vague-parameter.js";
 import { inputSchemaNodes } from "../context.js";
 import type { Rule } from "./rule.js";
@@ -30,7 +30,8 @@ export const s3ParameterSchema: Rule = {
         const outer = branchOwner.get(slot.parent);
         if (outer !== undefined && declares(outer, slot.name)) continue;
         if (!hasType(node)) report.tool(view, "warning", path, { reason: "untyped", name: slot.name });
-        if (!hasDescription(node, root) && !vague.has(path)) report.tool(view, "info", path, { reason: "undescribed", name: slot.name });
+        // A parameter with one allowed value (a discriminator) has nothing to describe.
+        if (!hasDescription(node, root) && !vague.has(path) && !pinsOneValue(node)) report.tool(view, "info", path, { reason: "undescribed", name: slot.name });
       }
     }
   },

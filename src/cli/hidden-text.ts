@@ -1,0 +1,97 @@
+/** S8 guarding the lock: hidden text in what `lock` records or `lock --check` finds new, its effect on refusing and on the exit code, and its place in the reports. */
+
+import type { FailOn, LockOutcome } from "../lock/engine.js";
+import type { Lockfile } from "../lock/format.js";
+import { type Change, type Severity, severityRank } from "../lock/kinds.js";
+import type { ServerSnapshot } from "../lock/snapshot.js";
+import { fix, message } from "../lint/messages.js";
+import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/rules/s8-hidden-text.js";
+import type { LintFinding } from "../lint/types.js";
+import { jsonReportText } from "../report/json.js";
+import { neutralize } from "../report/neutralize.js";
+import { changeMessage } from "../report/messages.js";
+import { lockSarif } from "../report/sarif.js";
+import type { HiddenTextNote } from "../report/terminal.js";
+
+/**
+ * S8 findings for a lock run. Writing (first lock or refresh): every tool and the instructions it
+ * is about to record, so a file never holds TAG or bidi text nobody accepted. `--check`: tools that
+ * are new or changed and instructions that changed, next to their change kinds (the rest was
+ * checked when it was locked).
+ */
+export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, changes: readonly Change[], check: boolean): LintFinding[] {
+  const fresh = new Set<string>();
+  let instructionsChanged = false;
+  for (const change of changes) {
+    if (change.kind === "instructions_changed") instructionsChanged = true;
+    else if (change.tool !== null && change.kind !== "tool_removed") fresh.add(change.tool);
+  }
+  const everything = !check || lock === null;
+  const findings: LintFinding[] = [];
+  snapshot.tools.forEach((tool, index) => {
+    if (everything || fresh.has(tool.name as string)) findings.push(...scanToolHiddenText(tool, index));
+  });
+  if (snapshot.instructions.known && (everything || instructionsChanged)) findings.push(...scanInstructionsHiddenText(snapshot.instructions.text));
+  return findings;
+}
+
+/** S8 errors among the findings: each one blocks writing the lock unless `--accept` is given. */
+function errorCount(findings: readonly LintFinding[]): number {
+  return findings.filter((finding) => finding.severity === "error").length;
+}
+
+/**
+ * The write plan with S8 applied: an S8 error refuses a write like an error-level change (its count
+ * joins theirs in the refusal line), unless accepted. A lock that would stay byte-for-byte the same
+ * is not a write and is never refused for what it already holds.
+ */
+export function guardPlan(plan: LockOutcome, findings: readonly LintFinding[], accept: boolean): LockOutcome {
+  const errors = errorCount(findings);
+  if (accept || errors === 0 || plan.status === "unchanged") return plan;
+  if (plan.status !== "refused") return { status: "refused", reason: "errors", errorCount: errors };
+  return plan.reason === "errors" ? { ...plan, errorCount: plan.errorCount + errors } : plan;
+}
+
+/** `lock --check` exit code with S8: 1 when a change or an S8 finding reaches `--fail-on`. */
+export function checkExitWithHidden(changesExit: number, findings: readonly LintFinding[], failOn: FailOn): number {
+  if (changesExit !== 0 || failOn === "never") return changesExit;
+  const floor = severityRank(failOn as Severity);
+  return findings.some((finding) => severityRank(finding.severity) >= floor) ? 1 : 0;
+}
+
+/** The findings as lines for the lock's terminal report: message, the place, and the fix. */
+export function hiddenTextNotes(findings: readonly LintFinding[]): HiddenTextNote[] {
+  return findings.map((finding) => ({
+    tool: finding.tool,
+    severity: finding.severity,
+    message: `${message(finding)}${finding.path === null ? "" : ` (at ${neutralize(finding.path)})`} -> ${fix(finding)}`,
+  }));
+}
+
+/** The lock's JSON report with the S8 findings added as `hidden_text` (left out when there are none). */
+export function withHiddenText(report: Record<string, unknown>, findings: readonly LintFinding[]): Record<string, unknown> {
+  if (findings.length === 0) return report;
+  const hidden = findings.map((finding) => ({
+    rule: finding.rule,
+    severity: finding.severity,
+    tool: finding.tool,
+    path: finding.path,
+    kind: finding.args.kind ?? null,
+    message: message(finding),
+    fix: fix(finding),
+  }));
+  return { ...report, hidden_text: hidden };
+}
+
+/** SARIF text of a `lock --check` run: its changes and the S8 findings, at the lock file. */
+export function lockSarifText(input: {
+  version: string;
+  lockUri: string;
+  snapshot: ServerSnapshot;
+  changes: readonly Change[];
+  findings: readonly LintFinding[];
+  redact: (text: string) => string;
+}): string {
+  const log = lockSarif({ version: input.version, lockUri: input.lockUri, server: input.snapshot.name, changes: input.changes, hidden: input.findings, changeMessage });
+  return jsonReportText(log, input.redact);
+}

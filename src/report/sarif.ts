@@ -1,0 +1,290 @@
+/** SARIF 2.1.0 logs for `run`, `check`, `lock --check` and `check-config`: one rule entry per rule ID or change kind, results with levels and locations. Pure. */
+
+import { INSTALL_KINDS, type InstallFinding } from "../install/kinds.js";
+import { installMessage } from "../install/messages.js";
+import { canonicalSha256 } from "../json/canonical.js";
+import { CHANGE_KINDS, type Change, type ChangeKind, type Severity } from "../lock/kinds.js";
+import { fix, message } from "../lint/messages.js";
+import { RULES } from "../lint/table.js";
+import { type LintFinding, RULE_IDS } from "../lint/types.js";
+import { installFix, type LintReport } from "./lint-report.js";
+import { capDisplay, neutralize } from "./neutralize.js";
+
+/** The `$schema` a SARIF log names: the `$id` of the official OASIS schema. */
+export const SARIF_SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json";
+
+/** A SARIF level. mcp-lint's info is SARIF's note. */
+export type SarifLevel = "error" | "warning" | "note";
+
+/** A SARIF log as plain data; the writer serializes it like the JSON report (ASCII-only). */
+export type SarifLog = { $schema: string; version: "2.1.0"; runs: Record<string, unknown>[] };
+
+/** The SARIF level for a severity. */
+export function sarifLevel(severity: Severity): SarifLevel {
+  return severity === "info" ? "note" : severity;
+}
+
+/** What a rule entry says; becomes a SARIF reportingDescriptor. */
+interface RuleEntry {
+  id: string;
+  title: string;
+  /** Longer explanation, when the table has one. */
+  meaning: string | null;
+  help: string;
+  level: SarifLevel;
+  /** Repository-relative docs page or README anchor, when there is one. */
+  docs: string | null;
+  /** Security rules (hidden text, supply chain) carry GitHub's `security` tag and a security severity. */
+  securitySeverity: string | null;
+}
+
+/** `Missing or short description` -> `MissingOrShortDescription`, SARIF's suggested form for a rule name. */
+function ruleName(title: string): string {
+  return title
+    .replace(/[^A-Za-z0-9 ]+/g, " ")
+    .split(" ")
+    .filter((word) => word !== "")
+    .map((word) => (word[0] as string).toUpperCase() + word.slice(1))
+    .join("");
+}
+
+function descriptor(rule: RuleEntry): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  if (rule.docs !== null) properties.docs = rule.docs;
+  if (rule.securitySeverity !== null) {
+    properties.tags = ["security"];
+    properties["security-severity"] = rule.securitySeverity;
+  }
+  const entry: Record<string, unknown> = {
+    id: rule.id,
+    name: ruleName(rule.title),
+    shortDescription: { text: rule.title },
+    help: { text: rule.help },
+    defaultConfiguration: { level: rule.level },
+  };
+  if (rule.meaning !== null) entry.fullDescription = { text: rule.meaning };
+  if (Object.keys(properties).length > 0) entry.properties = properties;
+  return entry;
+}
+
+/** A rule table as SARIF descriptors, with each ID's index for results. */
+class RuleSet {
+  readonly entries: RuleEntry[] = [];
+  private readonly index = new Map<string, number>();
+
+  add(rule: RuleEntry): void {
+    if (this.index.has(rule.id)) return;
+    this.index.set(rule.id, this.entries.length);
+    this.entries.push(rule);
+  }
+
+  indexOf(id: string): number {
+    const found = this.index.get(id);
+    if (found === undefined) throw new Error(`SARIF rule ${id} was not declared`);
+    return found;
+  }
+}
+
+function lintRuleEntry(id: (typeof RULE_IDS)[number]): RuleEntry {
+  const info = RULES[id];
+  return {
+    id,
+    title: info.title,
+    meaning: null,
+    help: info.fix,
+    level: sarifLevel(info.severities[0] as Severity),
+    docs: info.docs,
+    securitySeverity: id === "S8" ? "7.5" : null,
+  };
+}
+
+/** Install kinds are one rule each, `I1/<kind>`, so code scanning titles and groups them apart. */
+export function installRuleId(kind: string): string {
+  return `I1/${kind}`;
+}
+
+function installRuleEntries(): RuleEntry[] {
+  return Object.entries(INSTALL_KINDS).map(([kind, info]) => ({
+    id: installRuleId(kind),
+    title: info.title,
+    meaning: info.meaning,
+    help: installFix(kind),
+    level: sarifLevel(info.severity),
+    docs: "README.md#install-lint",
+    securitySeverity: kind === "known_bad" ? "9.0" : "5.0",
+  }));
+}
+
+function changeRuleEntries(): RuleEntry[] {
+  return (Object.keys(CHANGE_KINDS) as ChangeKind[]).map((kind) => {
+    const info = CHANGE_KINDS[kind];
+    return {
+      id: kind,
+      title: kind.replaceAll("_", " ").replace(/^./, (first) => first.toUpperCase()),
+      meaning: info.meaning,
+      help: "Review the change; if it is expected, refresh the lock with mcp-lint lock (add --accept for error-level changes).",
+      level: sarifLevel(info.severity),
+      docs: "README.md#what-it-checks",
+      securitySeverity: null,
+    };
+  });
+}
+
+/** Where a result is: a file (relative URI), optional line, and a tool or server as the logical place. */
+interface Place {
+  uri: string | null;
+  line: number | null;
+  /** Tool name (raw) or null for the server. */
+  tool: string | null;
+  server: string | null;
+  path: string | null;
+}
+
+function locations(place: Place): Record<string, unknown>[] {
+  const location: Record<string, unknown> = {};
+  if (place.uri !== null) {
+    const artifact: Record<string, unknown> = { uri: place.uri };
+    // A relative URI is relative to the repository root; code scanning reads this base ID.
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(place.uri)) artifact.uriBaseId = "%SRCROOT%";
+    const physical: Record<string, unknown> = { artifactLocation: artifact };
+    if (place.line !== null && place.line >= 1) physical.region = { startLine: place.line };
+    location.physicalLocation = physical;
+  }
+  const server = place.server === null ? "server" : capDisplay(neutralize(place.server), 120);
+  location.logicalLocations = [
+    place.tool === null
+      ? { name: server, kind: "module" }
+      : { name: capDisplay(neutralize(place.tool), 120), fullyQualifiedName: `${server}/${capDisplay(neutralize(place.tool), 120)}`, kind: "function" },
+  ];
+  return [location];
+}
+
+function result(rules: RuleSet, ruleId: string, severity: Severity, text: string, place: Place, identity: unknown[]): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    ruleId,
+    ruleIndex: rules.indexOf(ruleId),
+    level: sarifLevel(severity),
+    message: { text },
+    locations: locations(place),
+    // Stable across runs without source lines to hash: the same finding on the same tool keeps its alert.
+    partialFingerprints: { "mcpLint/v1": canonicalSha256([ruleId, place.tool, place.path, ...identity]) },
+  };
+  if (place.path !== null) entry.properties = { path: neutralize(place.path) };
+  return entry;
+}
+
+function log(version: string, rules: RuleSet, results: Record<string, unknown>[], properties: Record<string, unknown> | null): SarifLog {
+  const run: Record<string, unknown> = {
+    tool: {
+      driver: {
+        name: "mcp-lint",
+        version,
+        semanticVersion: version,
+        rules: rules.entries.map(descriptor),
+      },
+    },
+    results,
+  };
+  if (properties !== null) run.properties = properties;
+  return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run] };
+}
+
+/**
+ * SARIF for `run` and `check`: every lint rule as a rule entry (and the install kinds for `run`),
+ * one result per finding. `artifactUri` is the checked file as a URI reference (null for a live
+ * server: results then carry only a logical location, the tool or the server).
+ */
+export function lintSarif(report: LintReport, artifactUri: string | null): SarifLog {
+  const rules = new RuleSet();
+  for (const id of RULE_IDS) rules.add(lintRuleEntry(id));
+  if (report.command === "run") for (const entry of installRuleEntries()) rules.add(entry);
+  const server = report.snapshot.name;
+  const results = report.items.map((item) => {
+    const ruleId = item.kind === null ? item.rule : installRuleId(item.kind);
+    const text = `${item.message} Fix: ${item.fix}`;
+    const identity = item.finding === null ? [item.kind, item.message] : [item.finding.args.reason ?? null, item.finding.args.kind ?? null, item.finding.args.name ?? null];
+    return result(rules, ruleId, item.severity, text, { uri: artifactUri, line: null, tool: item.tool, server, path: item.path }, identity);
+  });
+  const { score } = report.result;
+  return log(report.toolVersion, rules, results, {
+    tools: report.result.tools,
+    tokens_estimated: report.result.tokens.total,
+    score: { server: score.server, grade: score.grade, static_only: score.static_only },
+  });
+}
+
+/**
+ * SARIF for `lock --check`: every change kind as a rule entry, plus S8 for hidden text found in new
+ * or changed tools; results point at the lock file.
+ */
+export function lockSarif(input: {
+  version: string;
+  lockUri: string | null;
+  server: string | null;
+  changes: readonly Change[];
+  hidden: readonly LintFinding[];
+  /** The lock report's one-line message for a change (report/messages.ts `changeMessage`), passed in so lint runs never load the diff code. */
+  changeMessage: (change: Change) => string;
+}): SarifLog {
+  const rules = new RuleSet();
+  for (const entry of changeRuleEntries()) rules.add(entry);
+  rules.add(lintRuleEntry("S8"));
+  const results = input.changes.map((change) =>
+    result(rules, change.kind, change.severity, input.changeMessage(change), { uri: input.lockUri, line: null, tool: change.tool, server: input.server, path: change.path ?? null }, [
+      change.args.reason ?? null,
+    ]),
+  );
+  for (const finding of input.hidden) {
+    results.push(
+      result(rules, "S8", finding.severity, `${message(finding)} Fix: ${fix(finding)}`, { uri: input.lockUri, line: null, tool: finding.tool, server: input.server, path: finding.path }, [
+        finding.args.kind ?? null,
+      ]),
+    );
+  }
+  return log(input.version, rules, results, null);
+}
+
+/** One server entry of a client config file and its install findings, for {@link installSarif}. */
+export interface InstallSarifServer {
+  /** The config file as a URI reference (relative to the repository root when inside it). */
+  uri: string;
+  /** 1-based line where the entry starts, when known. */
+  line: number | null;
+  /** The server's name in the config. */
+  name: string;
+  findings: readonly InstallFinding[];
+}
+
+/** SARIF for `check-config`: every install kind as a rule entry (`I1/<kind>`), results at the config file and entry line. */
+export function installSarif(version: string, servers: readonly InstallSarifServer[]): SarifLog {
+  const rules = new RuleSet();
+  for (const entry of installRuleEntries()) rules.add(entry);
+  const results: Record<string, unknown>[] = [];
+  for (const server of servers) {
+    for (const finding of server.findings) {
+      const text = `${installMessage(finding)} Fix: ${installFix(finding.kind)}`;
+      // The config entry is the logical place; its name is the user's, shown inert like server text.
+      results.push(result(rules, installRuleId(finding.kind), finding.severity, text, { uri: server.uri, line: server.line, tool: server.name, server: null, path: null }, [finding.package]));
+    }
+  }
+  return log(version, rules, results, null);
+}
+
+/**
+ * A file path as a SARIF artifact URI: relative to `cwd` (forward slashes, percent-encoded) when
+ * inside it, a `file://` URL otherwise. Pure string work: `cwd` and `path` are absolute or relative
+ * POSIX-style paths as the CLI got them.
+ */
+export function artifactUri(path: string, cwd: string): string {
+  const absolute = path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`;
+  const parts: string[] = [];
+  for (const part of absolute.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  const base = cwd.split("/").filter((part) => part !== "" && part !== ".");
+  const inside = base.every((part, index) => parts[index] === part) && parts.length > base.length;
+  const encode = (segments: string[]) => segments.map((segment) => encodeURIComponent(segment)).join("/");
+  return inside ? encode(parts.slice(base.length)) : `file:///${encode(parts)}`;
+}

@@ -1,0 +1,199 @@
+// The lint report builders (terminal, JSON, exit code) on small servers: layout, hiding, score block, field shapes.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { InstallFinding } from "../../../src/install/kinds.js";
+import type { ServerSnapshot } from "../../../src/lock/snapshot.js";
+import { lintServer } from "../../../src/lint/index.js";
+import { buildLintJsonReport } from "../../../src/report/lint-json.js";
+import { buildLintReport, lintExitCode, type LintReport } from "../../../src/report/lint-report.js";
+import { parameterLabel, renderLintTerminal } from "../../../src/report/lint-terminal.js";
+import { paint } from "../../../src/report/style.js";
+
+const demo = JSON.parse(readFileSync(join(import.meta.dirname, "../../fixtures/lint/servers/demo.json"), "utf8")) as {
+  tools: Record<string, unknown>[];
+  instructions: string;
+  serverInfo: { name: string; version: string };
+};
+
+function snapshot(tools: Record<string, unknown>[], extra: Partial<ServerSnapshot> = {}): ServerSnapshot {
+  return { tools, instructions: { known: true, text: null }, name: "demo-server", version: "1.0.0", commandSha256: null, transport: "file", ...extra };
+}
+
+function report(tools: Record<string, unknown>[], install: InstallFinding[] = [], command: "run" | "check" = "check"): LintReport {
+  const snap = snapshot(tools);
+  return buildLintReport({ toolVersion: "9.9.9", command, source: "tools.json", snapshot: snap, result: lintServer({ tools }), install });
+}
+
+const unpinned: InstallFinding = { rule: "I1", kind: "unpinned", severity: "warning", package: "some-server", args: {} } as InstallFinding;
+
+describe("terminal report", () => {
+  it("follows the seed's layout: header, (server), tools with markers and hints, count line, score block", () => {
+    const text = renderLintTerminal(report(demo.tools));
+    expect(text).toBe(
+      [
+        "mcp-lint 9.9.9  server: demo-server 1.0.0 (from tools.json)",
+        "2 tools checked, definitions ~137 tokens (estimated)",
+        "",
+        "(server)",
+        "  i S5 Tool names have no shared service prefix.",
+        "      -> Prefix names by service (github_create_issue) so they stay distinct when an agent loads many servers; some clients add a namespace for you.",
+        "",
+        "get",
+        "  ! S1 Description is only 3 words (aim for 15+).",
+        "      -> Add when to use the tool, what it returns and its limits.",
+        '  ! S2 [id] Parameter "id" has a vague name and no description.',
+        "      -> Use a specific name (user_id, not id) or describe the value the parameter expects.",
+        "",
+        "search_docs",
+        '  x schema-format-portability [site] format "uri" is outside the allowlist; OpenAI\'s validator rejects the whole tool.',
+        '      -> Drop the format and say it in the description ("an absolute URL"), or widen --format-allowlist for your targets.',
+        "",
+        "1 error, 2 warnings, 1 info; 0/2 tools clean",
+        "",
+        "Score: 92/100 (A)  ~1,200 tokens wasted per session (estimated; static checks only)",
+        "   90 A  get  S1 short description: ~500, S2 vague param [id]: ~300",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("--min-severity hides lines but counts everything and says how many it left out", () => {
+    const text = renderLintTerminal(report(demo.tools), undefined, { minSeverity: "error", failUnder: null });
+    expect(text).not.toContain("(server)");
+    expect(text).not.toContain("S1 Description");
+    expect(text).toContain("schema-format-portability");
+    expect(text).toContain("1 error, 2 warnings, 1 info; 0/2 tools clean (3 findings below error not shown)");
+  });
+
+  it("says when the score is under --fail-under", () => {
+    expect(renderLintTerminal(report(demo.tools), undefined, { minSeverity: "info", failUnder: 95 })).toContain("Score 92 is under --fail-under 95.");
+    expect(renderLintTerminal(report(demo.tools), undefined, { minSeverity: "info", failUnder: 92 })).not.toContain("under --fail-under");
+  });
+
+  it("shows the launch's I1 findings under (server) with their kind", () => {
+    const text = renderLintTerminal(report(demo.tools, [unpinned], "run"));
+    expect(text).toMatch(/\(server\)\n {2}! I1 \[unpinned\] .*some-server/);
+  });
+
+  it("tells duplicate names apart by position and starts no line with a workflow command", () => {
+    const tools = [
+      { name: "::error::x", description: "one", inputSchema: { type: "object" } },
+      { name: "::error::x", description: "two", inputSchema: { type: "object" } },
+    ];
+    const text = renderLintTerminal(report(tools));
+    expect(text).toContain("(tool #1)");
+    expect(text).toContain("(tool #2)");
+    for (const line of text.split("\n")) expect(line.startsWith("::")).toBe(false);
+  });
+
+  it("colours markers when the style asks for it, and wraps to the width", () => {
+    const text = renderLintTerminal(report(demo.tools), { colour: true, width: 60 });
+    expect(text).toContain(paint({ colour: true, width: null }, "red", "x"));
+    const plain = text.replace(/\u001b\[[0-9;]*m/g, "");
+    for (const line of plain.split("\n")) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it("says so when there is nothing to report", () => {
+    const tools = [
+      {
+        name: "docs_search",
+        description: "Search the documentation index by keyword and return the twenty best matching pages with titles and links.",
+        inputSchema: { type: "object", properties: { query: { type: "string", description: "Words to search for." } } },
+      },
+    ];
+    const text = renderLintTerminal(report(tools));
+    expect(text).toContain("No findings.");
+    expect(text).toContain("0 errors, 0 warnings, 0 info; 1/1 tools clean");
+    expect(text).toContain("No tool wastes tokens by these estimates.");
+  });
+
+  it("names parameters at any depth from their pointer", () => {
+    expect(parameterLabel("/inputSchema/properties/a/properties/b")).toBe("a.b");
+    expect(parameterLabel("/inputSchema/properties/rows/items/properties/id")).toBe("rows[].id");
+    expect(parameterLabel("/inputSchema/anyOf/0/properties/x~1y")).toBe("x/y");
+    expect(parameterLabel("/description")).toBeNull();
+    expect(parameterLabel("/inputSchema")).toBeNull();
+  });
+});
+
+describe("exit code", () => {
+  it("follows --fail-on and --fail-under, never --min-severity", () => {
+    const r = report(demo.tools);
+    expect(lintExitCode(r, "error", null)).toBe(1);
+    expect(lintExitCode(r, "never", null)).toBe(0);
+    const clean = report(demo.tools.slice(0, 1));
+    expect(lintExitCode(clean, "error", null)).toBe(0);
+    expect(lintExitCode(clean, "warning", null)).toBe(1);
+    expect(lintExitCode(clean, "never", 100)).toBe(1);
+    expect(lintExitCode(clean, "never", 0)).toBe(0);
+  });
+
+  it("counts the launch's I1 warnings toward --fail-on warning", () => {
+    const tools = [
+      {
+        name: "docs_search",
+        description: "Search the documentation index by keyword and return the twenty best matching pages with titles and links.",
+        inputSchema: { type: "object", properties: { query: { type: "string", description: "Words to search for." } } },
+      },
+    ];
+    expect(lintExitCode(report(tools, [unpinned], "run"), "warning", null)).toBe(1);
+    expect(lintExitCode(report(tools, [unpinned], "run"), "error", null)).toBe(0);
+  });
+});
+
+describe("JSON report", () => {
+  it("has exactly the documented fields", () => {
+    const json = buildLintJsonReport(report(demo.tools, [unpinned], "run"));
+    expect(Object.keys(json)).toEqual(["version", "server", "tools", "tokens_estimated", "findings", "server_findings", "score"]);
+    expect(json.version).toBe(1);
+    expect(json.server).toEqual({ name: "demo-server", version: "1.0.0", transport: "file", command_sha256: null, instructions_known: true, tools: 2 });
+    expect(json.tools).toBe(2);
+    expect(json.tokens_estimated).toBe(137);
+    expect(json.findings).toEqual([
+      { rule: "S1", severity: "warning", tool: "get", path: "/description", message: "Description is only 3 words (aim for 15+).", fix: "Add when to use the tool, what it returns and its limits." },
+      {
+        rule: "S2",
+        severity: "warning",
+        tool: "get",
+        path: "/inputSchema/properties/id",
+        message: 'Parameter "id" has a vague name and no description.',
+        fix: "Use a specific name (user_id, not id) or describe the value the parameter expects.",
+      },
+      expect.objectContaining({ rule: "schema-format-portability", severity: "error", tool: "search_docs", path: "/inputSchema/properties/site/format" }),
+    ]);
+    expect(json.server_findings).toEqual([
+      expect.objectContaining({ rule: "I1", kind: "unpinned", severity: "warning" }),
+      { rule: "S5", severity: "info", message: "Tool names have no shared service prefix.", fix: expect.stringContaining("Prefix names by service") },
+    ]);
+    expect(json.score).toEqual({
+      server: 92,
+      grade: "A",
+      static_only: true,
+      tools: {
+        get: {
+          score: 90,
+          grade: "A",
+          waste: [
+            { cause: "S1", reason: "short", path: "/description", tokens: 500, basis: "estimated" },
+            { cause: "S2", reason: null, path: "/inputSchema/properties/id", tokens: 300, basis: "estimated" },
+          ],
+        },
+        search_docs: { score: 100, grade: "A", waste: [] },
+      },
+    });
+  });
+
+  it("keys a tool named __proto__ as data, and keeps the lowest-scoring copy of a duplicated name", () => {
+    const tools = [
+      { name: "__proto__", description: "Prototype.", inputSchema: { type: "object" } },
+      { name: "twin", description: "Twin tool that returns the current time in UTC as an ISO 8601 string, for logs and scheduling.", inputSchema: { type: "object" } },
+      { name: "twin", inputSchema: { type: "object" } },
+    ];
+    const json = buildLintJsonReport(report(tools));
+    const scores = (json.score as { tools: Record<string, { score: number }> }).tools;
+    expect(Object.keys(scores)).toEqual(["__proto__", "twin"]);
+    expect(JSON.parse(JSON.stringify(json)).score.tools.__proto__.grade).toBe("A");
+    expect(scores.twin?.score).toBeLessThan(100);
+  });
+});
