@@ -81,10 +81,11 @@ export async function main(args: readonly string[], output: Output): Promise<num
     });
   cli
     .command("check-config [...files]", "Check MCP client config files for unpinned or known-bad server launches (rule I1)")
-    .usage("check-config [FILE...] [--fail-on LEVEL] [--min-severity LEVEL] [--json PATH] [--known-bad FILE]")
+    .usage("check-config [FILE...] [--fail-on LEVEL] [--min-severity LEVEL] [--json PATH] [--sarif PATH] [--known-bad FILE]")
     .option("--fail-on <level>", "Lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
     .option("--min-severity <level>", "Hide findings below this severity in the terminal report", { default: "info" })
     .option("--json <path>", "Also write the findings as JSON to this file")
+    .option("--sarif <path>", "Also write the findings as SARIF 2.1.0 to this file")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .example("mcp-lint check-config")
     .example("mcp-lint check-config ~/.claude.json .mcp.json --fail-on error")
@@ -98,7 +99,9 @@ export async function main(args: readonly string[], output: Output): Promise<num
             failOn: failOn(options.failOn),
             minSeverity,
             json: single(options.json, "--json"),
+            sarif: single(options.sarif, "--sarif"),
             knownBad: single(options.knownBad, "--known-bad"),
+            version,
           },
           output,
         ),

@@ -9,6 +9,7 @@ import type { FailOn } from "../lock/engine.js";
 import { writeFileSafely } from "../lock/io.js";
 import type { Severity } from "../lock/kinds.js";
 import { neutralize } from "../report/neutralize.js";
+import { artifactUri, installSarif } from "../report/sarif.js";
 
 /** Flags of `mcp-lint check-config`, already checked for shape. */
 export interface CheckConfigFlags {
@@ -16,7 +17,10 @@ export interface CheckConfigFlags {
   failOn: FailOn;
   minSeverity: Severity;
   json: string | null;
+  sarif: string | null;
   knownBad: string | null;
+  /** mcp-lint's version, for the SARIF log. */
+  version: string;
 }
 
 /** Where the command writes. */
@@ -62,6 +66,12 @@ export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfi
   }));
   output.out(renderConfigReport(files, flags.minSeverity, skipped));
   if (flags.json !== null) await writeFileSafely(flags.json, `${JSON.stringify(configJsonReport(files, skipped), null, 2)}\n`);
+  if (flags.sarif !== null) {
+    const servers = files.flatMap((file) =>
+      file.servers.map(({ server, findings }) => ({ uri: artifactUri(file.file, process.cwd()), line: server.line, name: server.name, findings })),
+    );
+    await writeFileSafely(flags.sarif, `${JSON.stringify(installSarif(flags.version, servers), null, 2)}\n`);
+  }
   const [first, ...more] = failures;
   if (first !== undefined) {
     if (more.length === 0) throw first;

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sarifErrors } from "../fixtures/sarif/validate.js";
 import { runCli, tempDir } from "./helpers.js";
 
 const config = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers });
@@ -25,6 +26,20 @@ describe("mcp-lint check-config (built CLI)", () => {
     expect(report.servers.find((server: { name: string }) => server.name === "pinned").findings).toEqual([]);
     expect(result.stdout + result.stderr + readFileSync(join(dir, "i1.json"), "utf8")).not.toContain("SECRETVALUE");
     expect((await runCli(["check-config", "claude_desktop_config.json", "--fail-on", "error"], { cwd: dir })).code).toBe(0);
+  });
+
+  it("--sarif writes SARIF 2.1.0 with each finding at its config file and entry line", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, ".mcp.json"), `{\n  "mcpServers": {\n    "pinned": { "command": "npx", "args": ["-y", "some-server@1.2.3"] },\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"] }\n  }\n}\n`);
+    const result = await runCli(["check-config", ".mcp.json", "--sarif", "i1.sarif"], { cwd: dir });
+    expect(result.code).toBe(1);
+    const log = JSON.parse(readFileSync(join(dir, "i1.sarif"), "utf8"));
+    expect(sarifErrors(log)).toBeNull();
+    const results = log.runs[0].results as Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }> }>;
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ ruleId: "I1/unpinned", level: "warning" });
+    expect(results[0]?.locations[0]?.physicalLocation.artifactLocation.uri).toBe(".mcp.json");
+    expect(results[0]?.locations[0]?.physicalLocation.region?.startLine).toBe(4);
   });
 
   it("a malformed file named on the command line is reported, the others are still checked, then one line and exit 2", async () => {

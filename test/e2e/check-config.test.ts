@@ -31,7 +31,7 @@ async function run(flags: Partial<CheckConfigFlags>): Promise<{ code: number; st
   let stdout = "";
   let stderr = "";
   const code = await runCheckConfig(
-    { files: [], failOn: "warning", minSeverity: "info", knownBad: null, ...flags, json: jsonPath },
+    { files: [], failOn: "warning", minSeverity: "info", knownBad: null, sarif: null, version: "0.0.0-test", ...flags, json: jsonPath },
     { out: (text) => (stdout += text), err: (text) => (stderr += text) },
   );
   return { code, stdout, stderr, json: jsonPath === null ? null : readFileSync(jsonPath, "utf8") };
@@ -59,7 +59,7 @@ async function runCatching(flags: Partial<CheckConfigFlags>): Promise<{ error: u
   let error: unknown = null;
   try {
     await runCheckConfig(
-      { files: [], failOn: "warning", minSeverity: "info", knownBad: null, ...flags, json: jsonPath },
+      { files: [], failOn: "warning", minSeverity: "info", knownBad: null, sarif: null, version: "0.0.0-test", ...flags, json: jsonPath },
       { out: (text) => (stdout += text), err: () => {} },
     );
   } catch (caught) {
