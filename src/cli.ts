@@ -36,7 +36,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
   let task: Promise<number> | null = null;
   cli
     .command("lock", "Record a server's tools in a lockfile, or check the live server against it (--check)")
-    .usage("lock [--check] [--accept] [--lock PATH] [--from FILE] [--fail-on LEVEL] [--json PATH] [-- command args...]")
+    .usage("lock [--check] [--accept] [--accept-tool NAME]... [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )")
     .option("--lock <path>", "Lockfile to write or check", { default: "mcp-lint.lock" })
     .option("--from <file>", "Read a saved tools/list result instead of launching a server")
     .option("--check", "Compare with the lock and report; never write it")
@@ -52,6 +52,13 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
     .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .option("--config <file>", "Lock every server of an MCP client config file into one lock (format v2)")
+    .option("--server <name>", "With --config: only this server (repeatable); alone: the entry of a v2 lock to use")
+    .option("--jobs <n>", "With --config: servers read at once (default 4)")
+    .option("--accept-tool <name>", "Accept the changes of this tool or prompt only (SERVER/NAME with --config; repeatable)")
+    .option("--ignore <rule>", "Record an ignore rule in the lock for the change at TOOL:JSON-PATH (with --reason; v2 locks)")
+    .option("--reason <text>", "Why the --ignore rule is granted; stored in the lock")
+    .option("--as-client <identity>", "Also read the server as client NAME/VERSION and report where it serves something else (repeatable)")
     .example("mcp-lint lock -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check --from tools.json")
@@ -73,6 +80,13 @@ export async function main(args: readonly string[], output: Output): Promise<num
             headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
             headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
             knownBad: single(options.knownBad, "--known-bad"),
+            config: single(options.config, "--config"),
+            servers: list(options.server, "--server", /^[\s\S]+$/, "a server name"),
+            jobs: jobCount(options.jobs),
+            acceptTools: list(options.acceptTool, "--accept-tool", /^[\s\S]+$/, "a tool or prompt name"),
+            ignores: list(options.ignore, "--ignore", /^[\s\S]+$/, "TOOL:JSON-PATH"),
+            reason: single(options.reason, "--reason"),
+            asClients: list(options.asClient, "--as-client", /^[\s\S]+$/, "NAME/VERSION"),
             version,
           },
           output,
@@ -215,10 +229,11 @@ export async function main(args: readonly string[], output: Output): Promise<num
     });
   cli
     .command("wrap [...files]", "Put mcp-lint proxy --lock in front of every stdio server of client config files, locking each first")
-    .usage("wrap FILE... [--dry-run] [--include-remote] [--lock-dir DIR] [--known-bad FILE]")
+    .usage("wrap FILE... [--dry-run] [--include-remote] [--lock-dir DIR] [--installed] [--known-bad FILE]")
     .option("--dry-run", "Print the changes as a diff; write nothing and start nothing")
     .option("--include-remote", "Also wrap remote (HTTP) servers")
     .option("--lock-dir <dir>", "Keep the locks here instead of next to each config (project) or in your config folder (user)")
+    .option("--installed", "Run the mcp-lint on the client's PATH instead of npx -y mcp-lint@<this version>")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .option("--timeout <seconds>", `Bound on each request while locking (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option("--startup-timeout <seconds>", `Bound on starting each server to lock it (default ${DEFAULT_STARTUP_SECONDS})`)
@@ -232,6 +247,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             dryRun: flag(options.dryRun, "--dry-run"),
             includeRemote: flag(options.includeRemote, "--include-remote"),
             lockDir: single(options.lockDir, "--lock-dir"),
+            installed: flag(options.installed, "--installed"),
             knownBad: single(options.knownBad, "--known-bad"),
             ...bounds(options),
             version,
@@ -341,6 +357,14 @@ function bounds(options: Record<string, unknown>): { timeoutMs: number; startupT
     startupTimeoutMs: seconds(options.startupTimeout, "--startup-timeout", startupDefault),
     deadlineMs: seconds(options.deadline, "--deadline", DEFAULT_DEADLINE_SECONDS),
   };
+}
+
+/** `--jobs N`: a whole number from 1 to 32 (default 4). */
+function jobCount(value: unknown): number {
+  const text = single(typeof value === "number" ? String(value) : value, "--jobs") ?? "4";
+  const jobs = Number(text);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 32) throw new UsageError(`--jobs takes a whole number from 1 to 32, not ${JSON.stringify(text)}`);
+  return jobs;
 }
 
 function seconds(value: unknown, flagName: string, fallback: number): number {

@@ -1,20 +1,43 @@
-/** The `lock` command: read a server (or a saved list), compare with the lock, report, maybe write. */
+/** The `lock` command: read one server, a saved list, or every server of a client config; compare with the lock; report; maybe write. */
 
-import { SecretEchoError, UsageError } from "../errors.js";
-import type { Change } from "../lock/kinds.js";
-import { checkExitCode, compareSnapshot, type FailOn, planLockWrite } from "../lock/engine.js";
-import { type Lockfile, parseLockfile } from "../lock/format.js";
-import { readTextIfExists, refuseSymlink, writeFileSafely } from "../lock/io.js";
-import type { ServerSnapshot } from "../lock/snapshot.js";
+import { jsonEqual } from "../json/equal.js";
 import { parseJsonStrict } from "../json/parse.js";
+import { checkExitCode, compareSnapshot, type FailOn } from "../lock/engine.js";
+import {
+  type IgnoreRule,
+  type LockDocument,
+  type Lockfile,
+  LOCKFILE_VERSION,
+  LOCKFILE_VERSION_SERVERS,
+  parseLockDocument,
+  serializeLockDocument,
+} from "../lock/format.js";
+import { readTextIfExists, refuseSymlink, writeFileSafely } from "../lock/io.js";
+import type { Change } from "../lock/kinds.js";
+import { CHANGE_KINDS } from "../lock/kinds.js";
+import { ignoredValueSha256, planServer, type ServerPlan } from "../lock/plan.js";
+import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
+import { ConnectionError, McpLintError, SecretEchoError, UsageError } from "../errors.js";
 import { buildJsonReport, jsonReportText } from "../report/json.js";
 import { quote } from "../report/messages.js";
 import { neutralize } from "../report/neutralize.js";
+import { artifactUri } from "../report/sarif.js";
 import { PLAIN_STYLE } from "../report/style.js";
 import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
-import { checkExitWithHidden, guardPlan, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
-import { artifactUri } from "../report/sarif.js";
+import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
+import {
+  type ClientIdentity,
+  configJobs,
+  identityLabel,
+  inPool,
+  type LockJob,
+  parseIdentity,
+  parseIgnore,
+  scopedName,
+} from "./lock-jobs.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
+import type { Redactor } from "../connect/redact.js";
+import type { LintFinding } from "../lint/types.js";
 
 /** Flags of `mcp-lint lock`, already checked for shape. */
 export interface LockFlags extends SourceFlags {
@@ -23,102 +46,413 @@ export interface LockFlags extends SourceFlags {
   accept: boolean;
   failOn: FailOn;
   json: string | null;
-  /** With --check: also write the changes and S8 findings as SARIF 2.1.0. */
+  /** Also write the changes and S8 findings as SARIF 2.1.0. */
   sarif?: string | null;
+  /** `--config FILE`: every server of a client config, into one v2 lock. */
+  config?: string | null;
+  /** `--server NAME` (repeatable): the servers of the config to read, or the v2 entry of a single-server run. */
+  servers?: string[];
+  /** `--jobs N`: servers read at once with `--config`. */
+  jobs?: number;
+  /** `--accept-tool NAME` (repeatable; `SERVER/NAME` with `--config`). */
+  acceptTools?: string[];
+  /** `--ignore TOOL:PATH` (repeatable) and its `--reason`. */
+  ignores?: string[];
+  reason?: string | null;
+  /** `--as-client NAME/VERSION` (repeatable). */
+  asClients?: string[];
+}
+
+/** Everything one server's part of the run produced. */
+interface ServerRun {
+  job: LockJob;
+  previous: Lockfile | null;
+  snapshot: ServerSnapshot;
+  changes: Change[];
+  hidden: LintFinding[];
+  notes: Note[];
+  plan: ServerPlan | null;
+  ignored: ServerPlan["ignored"];
+  input: ReportInput;
+  /** The identity the server was read as, and its answers to the other `--as-client` identities. */
+  primary: ClientIdentity | null;
+  others: Array<{ identity: ClientIdentity; snapshot: ServerSnapshot }>;
 }
 
 /** Run `lock` or `lock --check`; returns the exit code (errors are thrown as McpLintError). */
 export async function runLock(flags: LockFlags, output: Output): Promise<number> {
-  if (flags.check && flags.accept) throw new UsageError("--accept only applies when writing the lock; drop it or drop --check");
-  const target = resolveSource(flags, "mcp-lint lock");
+  const config = flags.config ?? null;
+  const servers = flags.servers ?? [];
+  const acceptTools = flags.acceptTools ?? [];
+  const ignoreTexts = flags.ignores ?? [];
+  const identities = (flags.asClients ?? []).map(parseIdentity);
+  checkLockFlags(flags, config, servers, acceptTools, ignoreTexts);
+  const ignoreRequests = ignoreTexts.map((text) => parseIgnore(text, config !== null));
+  const acceptNames = acceptTools.map((text) => scopedName(text, config !== null));
+
+  const single = config === null ? resolveSource(flags, "mcp-lint lock") : null;
   const jsonToStdout = flags.json === "-";
-  // Output paths are checked first: a refusal after the server ran would waste the run.
+  // Output paths are checked first: a refusal after the servers ran would waste the run.
   if (!flags.check) await refuseSymlink(flags.lock);
   if (flags.json !== null && !jsonToStdout) await refuseSymlink(flags.json);
   if (flags.sarif != null) await refuseSymlink(flags.sarif);
+  const jobs: LockJob[] =
+    config === null
+      ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
+      : await configJobs(config, servers, process.env);
+  const live = jobs.some((job) => job.target !== null);
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
-  // the verdict depends on is loaded before it starts. A known-bad launch is refused first of all.
-  const modules = await loadVerdictModules(target !== null);
-  if (target?.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
+  // the verdict depends on is loaded before any starts. A known-bad launch is refused first of all.
+  const modules = await loadVerdictModules(live);
+  for (const job of jobs) {
+    if (job.target?.kind !== "stdio") continue;
+    await lintOwnLaunch(job.launch, flags.knownBad, modules.install, job.label === "" ? output : prefixed(output, job.label));
+  }
+
   const lockText = await readTextIfExists(flags.lock);
   if (lockText === null && flags.check) {
     throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
   }
-
-  const redactor = redactorFor(target, output);
-  const reportChannel = jsonToStdout ? output.err : output.out;
-  const style = (jsonToStdout ? output.styles?.err : output.styles?.out) ?? PLAIN_STYLE;
-  const say = (text: string) => reportChannel(redactor.text(text));
-
-  // The lock is parsed while the server starts up, which is most of a live run's time.
-  let started = () => {};
-  const spawned = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const reading = readSnapshot(flags, target, redactor, () => started(), output.err);
-  reading.then(started, started);
-  await spawned;
   const repaired: string[] = [];
-  const lock: Lockfile | null =
+  const document: LockDocument | null =
     lockText === null
       ? null
-      : parseLockfile(parseJsonStrict(lockText, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {});
-  const snapshot = await reading;
+      : parseLockDocument(parseJsonStrict(lockText, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {});
   if (repaired.length > 0) {
     output.err(
       `mcp-lint: ${neutralize(flags.lock)} was edited by hand: the sha256 of ${repaired.map((name) => showName(name)).join(", ")} did not match; comparing with the definitions as stored, and --accept will rewrite it\n`,
     );
   }
-  const changes = compareSnapshot(snapshot, lock);
-  const notes = await notesFor(snapshot, lock, changes);
-  const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock, changes, notes };
-  // S8 (issue 12): hidden text in what is about to be recorded, or in what --check finds new or changed.
-  const hidden = lockHiddenText(snapshot, lock, changes, flags.check);
-  input.hiddenText = hiddenTextNotes(hidden);
-  if (changes.some((change) => SCHEMA_KINDS.has(change.kind))) input.schemaDiff = await modules.schemaDiff();
+  const version = lockVersion(document, config, jobs, flags, ignoreRequests.length > 0 || identities.length > 0);
+  if (version === LOCKFILE_VERSION_SERVERS && document?.version !== LOCKFILE_VERSION_SERVERS && !flags.check) {
+    output.err(`mcp-lint: writing ${neutralize(flags.lock)} in lockfile format v2 (servers by name; prompts, resources and templates pinned too)\n`);
+  }
+
+  const redactor = redactorFor(mergedTargetSecrets(jobs), output);
+  const runs = await readServers(jobs, document, version, identities, flags, redactor, output);
+
+  const newIgnores = new Map<string | null, IgnoreRule[]>();
+  for (const request of ignoreRequests) {
+    const run = runs.find((item) => request.server === null || item.job.key === request.server);
+    if (run === undefined) throw new UsageError(`--ignore names server ${JSON.stringify(neutralize(request.server ?? ""))}, which this run did not read`);
+    const rules = newIgnores.get(run.job.key) ?? [];
+    rules.push(ignoreRule(run, request, flags.reason ?? ""));
+    newIgnores.set(run.job.key, rules);
+  }
+  for (const run of runs) {
+    const names = new Set(acceptNames.filter((item) => item.server === null || item.server === run.job.key).map((item) => item.name));
+    // Hidden text blocks only where something new is recorded: new or changed tools, changed instructions.
+    const fresh = new Set(run.changes.map((change) => change.tool));
+    const blocking = run.hidden
+      .filter((finding) => finding.severity === "error" && (run.previous === null || fresh.has(finding.tool)))
+      .map((finding) => ({ tool: finding.tool }));
+    run.plan = planServer(run.snapshot, run.previous, { accept: flags.accept, acceptNames: names, newIgnores: newIgnores.get(run.job.key) ?? [], version, blocking });
+    run.changes = [...run.plan.changes, ...divergences(run)];
+    run.ignored = run.plan.ignored;
+    run.input.changes = run.changes;
+    if (run.changes.some((change) => SCHEMA_KINDS.has(change.kind))) run.input.schemaDiff = await modules.schemaDiff();
+  }
+
+  const reportChannel = jsonToStdout ? output.err : output.out;
+  const style = (jsonToStdout ? output.styles?.err : output.styles?.out) ?? PLAIN_STYLE;
+  const say = (text: string) => reportChannel(redactor.text(text));
+  for (const run of runs) {
+    if (run.job.label !== "") say(`=== ${run.job.label} ===\n`);
+    say(renderTerminal(run.input, style));
+    if (run.ignored.length > 0) {
+      say(`Ignored by rules in the lock: ${run.ignored.map(({ rule }) => `${showName(rule.tool)} ${neutralize(rule.path)} (${quote(rule.reason)})`).join("; ")}\n`);
+    }
+    if (runs.length > 1) say("\n");
+  }
 
   let exitCode: number;
   let outcome: string;
   if (flags.check) {
-    exitCode = checkExitWithHidden(checkExitCode(changes, flags.failOn), hidden, flags.failOn);
-    outcome = changes.length === 0 ? "clean" : "changed";
-    say(renderTerminal(input, style));
+    exitCode = Math.max(...runs.map((run) => checkExitWithHidden(checkExitCode(run.changes, flags.failOn), run.hidden, flags.failOn)));
+    outcome = runs.every((run) => run.changes.length === 0) ? "clean" : "changed";
   } else if (redactor.found) {
-    // A lock is committed to git: never write one that would hold a secret the server echoed back.
-    say(renderTerminal(input, style));
+    // A lock is committed to git: never write one that would hold a secret a server echoed back.
     throw new SecretEchoError(
-      `refusing to write ${flags.lock}: the server echoed back a secret (a --header-env value, the URL's query or user info, or a --pass-env value) in what it tells the model`,
+      `refusing to write ${flags.lock}: a server echoed back a secret (a --header-env or config header value, the URL's query or user info, a --pass-env or config env value) in what it tells the model`,
     );
   } else {
-    const plan = guardPlan(planLockWrite(snapshot, lock, lockText, changes, flags.accept), hidden, flags.accept);
-    say(renderTerminal(input, style));
-    if (plan.status === "refused") {
-      exitCode = 1;
-      outcome = "refused";
-      output.err(
-        plan.reason === "errors"
-          ? `Refusing to ${lock === null ? "write" : "update"} ${neutralize(flags.lock)}: ${plan.errorCount} error-level change${plan.errorCount === 1 ? "" : "s"}. Re-run with --accept after reviewing them.\n`
-          : `Refusing to ${lock === null ? "write" : "update"} ${neutralize(flags.lock)}: the server serves more than one tool named ${plan.names.map((name) => quote(name)).join(", ")}; a client may pick either, so there is nothing safe to lock.\n`,
-      );
-    } else {
-      exitCode = 0;
-      outcome = plan.status;
-      if (plan.status !== "unchanged") await writeFileSafely(flags.lock, plan.text);
-      const count = snapshot.tools.length;
-      const what = plan.status === "created" ? "Wrote" : plan.status === "updated" ? "Updated" : "Unchanged:";
-      output.err(`${what} ${neutralize(flags.lock)} (${count} tool${count === 1 ? "" : "s"})\n`);
-    }
+    ({ exitCode, outcome } = await writeLock(runs, document, version, flags, output));
   }
   if (flags.json !== null) {
-    const text = jsonReportText(withHiddenText(buildJsonReport(input, outcome, exitCode), hidden), (raw) => redactor.text(raw));
+    const text = jsonReportText(lockJsonReport(runs, flags, outcome, exitCode, config !== null), (raw) => redactor.text(raw));
     if (jsonToStdout) output.out(text);
     else await writeFileSafely(flags.json, text);
   }
   if (flags.sarif != null) {
     const lockUri = artifactUri(flags.lock, process.cwd());
-    await writeFileSafely(flags.sarif, lockSarifText({ version: flags.version, lockUri, snapshot, changes, findings: hidden, redact: (raw) => redactor.text(raw) }));
+    const first = runs[0] as ServerRun;
+    const changes = runs.flatMap((run) => run.changes.map((change) => withServerName(change, run)));
+    await writeFileSafely(
+      flags.sarif,
+      lockSarifText({ version: flags.version, lockUri, snapshot: first.snapshot, changes, findings: runs.flatMap((run) => run.hidden), redact: (raw) => redactor.text(raw) }),
+    );
   }
   return exitCode;
+}
+
+function checkLockFlags(flags: LockFlags, config: string | null, servers: readonly string[], acceptTools: readonly string[], ignores: readonly string[]): void {
+  if (flags.check && flags.accept) throw new UsageError("--accept only applies when writing the lock; drop it or drop --check");
+  if (flags.check && acceptTools.length > 0) throw new UsageError("--accept-tool only applies when writing the lock; drop it or drop --check");
+  if (flags.check && ignores.length > 0) throw new UsageError("--ignore records a rule in the lock, so it cannot be used with --check");
+  if (ignores.length > 0 && (flags.reason ?? "").trim() === "") throw new UsageError("--ignore needs --reason TEXT saying why the change is accepted");
+  if (ignores.length === 0 && flags.reason != null) throw new UsageError("--reason goes with --ignore");
+  if (config !== null && (flags.from !== null || flags.url !== null || flags.command.length > 0 || flags.passEnv.length > 0 || flags.headers.length > 0 || flags.headerEnv.length > 0)) {
+    throw new UsageError("--config reads every server's command, env and URL from the config file; drop --from, --url, --pass-env, --header, --header-env and the command after --");
+  }
+  if (config === null && servers.length > 1) throw new UsageError("--server names one v2 entry for a single server; give several only with --config");
+  if (config === null && flags.jobs !== undefined && flags.jobs !== 4) throw new UsageError("--jobs applies to --config runs");
+}
+
+/** The format to use: the existing file's, v2 for `--config` or a named `--server`, v1 for a new single-server lock. */
+function lockVersion(document: LockDocument | null, config: string | null, jobs: readonly LockJob[], flags: LockFlags, needsV2: boolean): Lockfile["version"] {
+  const named = jobs.some((job) => job.key !== null);
+  if (document?.version === LOCKFILE_VERSION) {
+    if (config !== null || named) {
+      throw new UsageError(`${flags.lock} is a single-server lock (format v1); --config and --server write the v2 format: give another --lock path, or remove it to start over`);
+    }
+    if (needsV2) throw new UsageError(`--ignore and --as-client need a v2 lock; name the server with --server NAME and give a new --lock path`);
+    return LOCKFILE_VERSION;
+  }
+  if (document?.version === LOCKFILE_VERSION_SERVERS) {
+    if (config === null && !named) {
+      if (document.servers.size !== 1) {
+        throw new UsageError(`${flags.lock} holds ${document.servers.size} servers; name the one this command reads with --server NAME`);
+      }
+      (jobs[0] as LockJob).key = [...document.servers.keys()][0] as string;
+    }
+    return LOCKFILE_VERSION_SERVERS;
+  }
+  if (needsV2 && !named) throw new UsageError("--ignore and --as-client need a v2 lock; name the server with --server NAME");
+  return config !== null || named ? LOCKFILE_VERSION_SERVERS : LOCKFILE_VERSION;
+}
+
+function previousFor(document: LockDocument | null, job: LockJob): Lockfile | null {
+  if (document === null) return null;
+  if (document.version === LOCKFILE_VERSION) return document.lock;
+  return job.key === null ? null : (document.servers.get(job.key) ?? null);
+}
+
+/** All secrets of all targets, as one target-like value for the redactor. */
+function mergedTargetSecrets(jobs: readonly LockJob[]): Parameters<typeof redactorFor>[0] {
+  const secrets = jobs.flatMap((job) => job.target?.secrets ?? []);
+  const first = jobs.find((job) => job.target !== null)?.target ?? null;
+  return first === null ? null : { ...first, secrets };
+}
+
+/**
+ * Read every server (at most `--jobs` at once), each as the client identity it was locked as (or
+ * the first `--as-client` when writing), and again as each other `--as-client` identity. Any
+ * server that cannot be read stops the whole run, naming it: nothing is written.
+ */
+async function readServers(
+  jobs: readonly LockJob[],
+  document: LockDocument | null,
+  version: Lockfile["version"],
+  identities: readonly ClientIdentity[],
+  flags: LockFlags,
+  redactor: Redactor,
+  output: Output,
+): Promise<ServerRun[]> {
+  const progress = jobs.length > 1 && output.styles?.err.width != null ? progressLine(jobs.length, output) : null;
+  try {
+    return await inPool(jobs, flags.jobs ?? 4, async (job) => {
+      const previous = previousFor(document, job);
+      const primary = !flags.check && identities.length > 0 ? (identities[0] as ClientIdentity) : (previous?.readAs ?? null);
+      const read = async (identity: ClientIdentity | null) => {
+        try {
+          const snapshot = await readSnapshot(flags, job.target, redactor, () => {}, job.label === "" ? output.err : prefixed(output, job.label).err, {
+            catalog: version === LOCKFILE_VERSION_SERVERS,
+            clientInfo: identity,
+            progress: jobs.length === 1,
+          });
+          if (identity !== null) snapshot.readAs = identity;
+          return snapshot;
+        } catch (error) {
+          if (job.label === "" || !(error instanceof McpLintError)) throw error;
+          throw new ConnectionError(`${job.label}: ${error.message}`);
+        }
+      };
+      const snapshot = await read(primary);
+      const others: Array<{ identity: ClientIdentity; snapshot: ServerSnapshot }> = [];
+      for (const identity of identities) {
+        if (primary !== null && identity.name === primary.name && identity.version === primary.version) continue;
+        others.push({ identity, snapshot: await read(identity) });
+      }
+      progress?.tick();
+      const changes = compareSnapshot(snapshot, previous);
+      const hidden = lockHiddenText(snapshot, previous, changes, flags.check);
+      const notes = await notesFor(snapshot, previous, changes);
+      const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock: previous, changes, notes, hiddenText: hiddenTextNotes(hidden) };
+      const run: ServerRun = { job, previous, snapshot, changes, hidden, notes, plan: null, ignored: [], input, primary, others };
+      return run;
+    });
+  } finally {
+    progress?.done();
+  }
+}
+
+/** `client_divergence` for each tool (or the instructions) another client identity is served differently. */
+function divergences(run: ServerRun): Change[] {
+  const changes: Change[] = [];
+  const primaryLabel = identityLabel(run.primary);
+  for (const { identity, snapshot } of run.others) {
+    const label = identityLabel(identity);
+    const mine = new Map(run.snapshot.tools.map((tool) => [tool.name as string, tool]));
+    const theirs = new Map(snapshot.tools.map((tool) => [tool.name as string, tool]));
+    for (const name of new Set([...mine.keys(), ...theirs.keys()])) {
+      const a = mine.get(name);
+      const b = theirs.get(name);
+      if (a !== undefined && b !== undefined && jsonEqual(a, b)) continue;
+      changes.push({
+        kind: "client_divergence",
+        severity: CHANGE_KINDS.client_divergence.severity,
+        tool: name,
+        args: { fields: [primaryLabel, label], paths: differingFields(a, b), before: a, after: b },
+      });
+    }
+    const mineText = run.snapshot.instructions.known ? run.snapshot.instructions.text : null;
+    const theirText = snapshot.instructions.known ? snapshot.instructions.text : null;
+    if (mineText !== theirText) {
+      changes.push({ kind: "client_divergence", severity: CHANGE_KINDS.client_divergence.severity, tool: null, args: { fields: [primaryLabel, label], paths: ["instructions"], before: mineText, after: theirText } });
+    }
+  }
+  return changes;
+}
+
+function differingFields(a: JsonObject | undefined, b: JsonObject | undefined): string[] {
+  if (a === undefined) return ["(not served to the first)"];
+  if (b === undefined) return ["(not served to the second)"];
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !jsonEqual(a[key], b[key])).sort().map((key) => `/${key}`);
+}
+
+/** An ignore rule for `--ignore`: the change now at that tool and path, and the hash of the value served there. */
+function ignoreRule(run: ServerRun, request: { name: string; path: string }, reason: string): IgnoreRule {
+  const change = run.changes.find((item) => item.subject === undefined && item.tool === request.name && item.path === request.path);
+  if (change === undefined) {
+    const paths = run.changes.filter((item) => item.tool === request.name && item.path !== undefined).map((item) => neutralize(item.path as string));
+    throw new UsageError(
+      `--ignore ${neutralize(request.name)}:${neutralize(request.path)}: no change there to ignore${paths.length > 0 ? `; its changes are at ${[...new Set(paths)].join(", ")}` : ""}`,
+    );
+  }
+  const served = run.snapshot.tools.find((tool) => tool.name === request.name);
+  return { tool: request.name, path: request.path, kind: change.kind, valueSha256: ignoredValueSha256(served, request.path), reason: reason.trim() };
+}
+
+/** Write what the plans allow, all servers in one document; refusals are explained per server. */
+async function writeLock(
+  runs: ServerRun[],
+  document: LockDocument | null,
+  version: Lockfile["version"],
+  flags: LockFlags,
+  output: Output,
+): Promise<{ exitCode: number; outcome: string }> {
+  let refusedAny = false;
+  for (const run of runs) {
+    const plan = run.plan as ServerPlan;
+    const who = run.job.label === "" ? "" : ` for ${run.job.label}`;
+    const verb = run.previous === null ? "write" : "update";
+    if (plan.duplicates.length > 0) {
+      refusedAny = true;
+      output.err(
+        `Refusing to ${verb} ${neutralize(flags.lock)}${who}: the server serves more than one tool named ${plan.duplicates.map((name) => quote(name)).join(", ")}; a client may pick either, so there is nothing safe to lock.\n`,
+      );
+    } else if (plan.status === "refused" || plan.status === "partial") {
+      refusedAny = true;
+      const count = plan.refused.length + plan.refusedFindings;
+      const names = [...new Set(plan.refused.map((change) => change.tool).filter((tool): tool is string => tool !== null))];
+      const changes = `${count} error-level change${count === 1 ? "" : "s"}`;
+      output.err(
+        plan.status === "partial"
+          ? `Updated the accepted changes in ${neutralize(flags.lock)}${who}; refusing ${changes}. Re-run with --accept after reviewing them.\n`
+          : `Refusing to ${verb} ${neutralize(flags.lock)}${who}: ${changes}. Re-run with --accept after reviewing them.\n`,
+      );
+      if (names.length > 0) output.err(`  Or accept them one tool at a time: ${names.map((name) => `--accept-tool ${showName(name)}`).join(" ")}\n`);
+    }
+  }
+  const servers = new Map<string, Lockfile>(document?.version === LOCKFILE_VERSION_SERVERS ? document.servers : []);
+  let single: Lockfile | null = document?.version === LOCKFILE_VERSION ? document.lock : null;
+  for (const run of runs) {
+    const entry = run.plan?.entry ?? null;
+    if (entry === null) continue;
+    if (version === LOCKFILE_VERSION) single = entry;
+    else servers.set(run.job.key as string, entry);
+  }
+  const next: LockDocument | null =
+    version === LOCKFILE_VERSION ? (single === null ? null : { version: LOCKFILE_VERSION, lock: single }) : servers.size === 0 ? null : { version: LOCKFILE_VERSION_SERVERS, servers: sortedServers(servers) };
+  const before = document === null ? null : serializeLockDocument(document);
+  const text = next === null ? null : serializeLockDocument(next);
+  const written = text !== null && text !== before;
+  if (written) await writeFileSafely(flags.lock, text);
+  const toolCount = runs.reduce((sum, run) => sum + run.snapshot.tools.length, 0);
+  const count = `${runs.length > 1 ? `${runs.length} servers, ` : ""}${toolCount} tool${toolCount === 1 ? "" : "s"}`;
+  if (written) output.err(`${document === null ? "Wrote" : "Updated"} ${neutralize(flags.lock)} (${count})\n`);
+  else if (!refusedAny) output.err(`Unchanged: ${neutralize(flags.lock)} (${count})\n`);
+  const outcome = refusedAny ? (written ? "partial" : "refused") : written ? (document === null ? "created" : "updated") : "unchanged";
+  return { exitCode: refusedAny ? 1 : 0, outcome };
+}
+
+/** Servers in name order, so the file's bytes do not depend on the order the config lists them. */
+function sortedServers(servers: Map<string, Lockfile>): Map<string, Lockfile> {
+  return new Map([...servers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function withServerName(change: Change, run: ServerRun): Change {
+  return run.job.key === null ? change : { ...change, server: run.job.key };
+}
+
+/** The JSON report: one server as before; several (or a named v2 entry) with `server` on every change and a `servers` list. */
+function lockJsonReport(runs: readonly ServerRun[], flags: LockFlags, outcome: string, exitCode: number, config: boolean): Record<string, unknown> {
+  const reports = runs.map((run) => ({ run, report: withHiddenText(buildJsonReport(run.input, outcome, exitCode), run.hidden) }));
+  const ignoredOf = (run: ServerRun) => run.ignored.map(({ rule, change }) => ({ tool: rule.tool, path: rule.path, kind: change.kind, reason: rule.reason }));
+  if (!config && runs.length === 1 && (runs[0] as ServerRun).job.key === null) {
+    const { run, report } = reports[0] as { run: ServerRun; report: Record<string, unknown> };
+    return run.ignored.length > 0 ? { ...report, ignored: ignoredOf(run) } : report;
+  }
+  const tagged = <T extends Record<string, unknown>>(items: unknown, name: string | null): T[] => (Array.isArray(items) ? items.map((item) => ({ ...(item as T), server: name })) : []);
+  const summary = { error: 0, warning: 0, info: 0 };
+  for (const { report } of reports) {
+    const counts = report.summary as typeof summary;
+    summary.error += counts.error;
+    summary.warning += counts.warning;
+    summary.info += counts.info;
+  }
+  return {
+    report_version: 1,
+    mode: flags.check ? "check" : "lock",
+    lock: flags.lock,
+    outcome,
+    exit_code: exitCode,
+    servers: reports.map(({ run, report }) => ({ name: run.job.key, server: report.server, summary: report.summary })),
+    summary,
+    changes: reports.flatMap(({ run, report }) => tagged(report.changes, run.job.key)),
+    notes: reports.flatMap(({ run, report }) => tagged(report.notes, run.job.key)),
+    hidden_text: reports.flatMap(({ run, report }) => tagged(report.hidden_text, run.job.key)),
+    ignored: runs.flatMap((run) => tagged(ignoredOf(run), run.job.key)),
+  };
+}
+
+/** Output whose stderr lines name the server they are about. */
+function prefixed(output: Output, label: string): Output {
+  return { ...output, err: (text) => output.err(text.replace(/^mcp-lint: /, `mcp-lint: ${label}: `)) };
+}
+
+/** A progress line on a terminal while a config's servers are read. */
+function progressLine(total: number, output: Output): { tick: () => void; done: () => void } {
+  let finished = 0;
+  const draw = () => output.err(`\rmcp-lint: reading ${total} servers: ${finished} done`);
+  draw();
+  return {
+    tick: () => {
+      finished++;
+      draw();
+    },
+    done: () => output.err("\r\u001b[2K"),
+  };
 }
 
 /** SDK-rejection notes, only for tools that are new or changed since the lock (locked ones were seen before). */

@@ -129,6 +129,7 @@ export async function readSnapshot(
   redactor: Redactor,
   onStarted: () => void,
   warn: (text: string) => void,
+  read: { catalog?: boolean; clientInfo?: { name: string; version: string } | null; progress?: boolean } = {},
 ): Promise<ServerSnapshot> {
   if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
   const options = {
@@ -137,7 +138,9 @@ export async function readSnapshot(
     deadlineMs: flags.deadlineMs,
     clientVersion: flags.version,
     redactor,
-    progress: true,
+    progress: read.progress ?? true,
+    catalog: read.catalog === true,
+    ...(read.clientInfo ? { clientInfo: read.clientInfo } : {}),
   };
   let raw: ServerSnapshot;
   if (target.kind === "stdio") {

@@ -19,6 +19,10 @@ export interface ConnectOptions {
   /** Bound on the whole run, from connecting to the last page, in ms; default DEFAULT_DEADLINE_MS. */
   deadlineMs?: number;
   clientVersion: string;
+  /** Also read prompts, resources and templates when the server advertises them (a v2 lock pins them). */
+  catalog?: boolean;
+  /** The identity sent as `clientInfo` (`--as-client`), instead of mcp-lint's own. */
+  clientInfo?: { name: string; version: string };
   redactor: Redactor;
   /** Show a progress line on stderr while a launched server starts, when stderr is a terminal. */
   progress?: boolean;

@@ -18,11 +18,13 @@ export interface SessionOptions {
   commandSha256: string;
   /** One line on why a step failed; `step` and `bound` let it name a timeout. */
   failure: (error: unknown, step: string, bound: Bound) => string;
+  /** Also read prompts, resources and templates (only a v2 lock needs them; a server may fail those). */
+  catalog?: boolean;
 }
 
 /**
  * Read the snapshot from a client that has completed `initialize`: every page of `tools/list`, and,
- * when the server advertises them, of `prompts/list`, `resources/list` and
+ * with `catalog` and when the server advertises them, of `prompts/list`, `resources/list` and
  * `resources/templates/list` (definitions only, never contents).
  */
 export async function readSession(client: Client, options: SessionOptions): Promise<ServerSnapshot> {
@@ -38,6 +40,7 @@ export async function readSession(client: Client, options: SessionOptions): Prom
     commandSha256: options.commandSha256,
     transport: options.transport,
   };
+  if (options.catalog !== true) return snapshot;
   if (isJsonObject(capabilities.prompts)) {
     snapshot.prompts = validateEntries(await readPaged(client, "prompts/list", "prompts", options), "name", "prompt", options.where);
   }

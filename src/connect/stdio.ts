@@ -33,7 +33,7 @@ export async function snapshotFromStdio(target: StdioTarget & Target, server: La
     return stderr === "" ? text : `${text} (server stderr: ${stderr})`;
   };
   const hideProgress = options.progress === true ? showProgress(startingText(target.command)) : () => {};
-  const client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+  const client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
   try {
     const bound = clock.bound(options.startupTimeoutMs ?? options.timeoutMs);
     try {
@@ -53,6 +53,7 @@ export async function snapshotFromStdio(target: StdioTarget & Target, server: La
       transport: "stdio",
       commandSha256: targetSha256(target),
       failure,
+      catalog: options.catalog === true,
     });
   } finally {
     await client.close().catch(() => undefined);

@@ -103,6 +103,18 @@ export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<strin
     seen.add(key);
     headers.push([name, value]);
   };
+  return httpTarget(url, flags, env, { secrets, headers, seen, add });
+}
+
+interface HeaderState {
+  secrets: string[];
+  headers: [string, string][];
+  seen: Set<string>;
+  add: (name: string, value: string) => void;
+}
+
+function httpTarget(url: URL, flags: Pick<ConnectionFlags, "headers" | "headerEnv">, env: Readonly<Record<string, string | undefined>>, state: HeaderState): Target {
+  const { secrets, headers, seen, add } = state;
   for (const raw of flags.headers) {
     const colon = raw.indexOf(":");
     const name = colon < 0 ? "" : raw.slice(0, colon).trim();
@@ -171,6 +183,69 @@ export function isLocalHost(hostname: string): boolean {
 
 function secretList(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))];
+}
+
+/** A server entry of a client config, with its placeholders already resolved. */
+export interface ConfigEntryTarget {
+  /** Argv of a stdio server. */
+  argv: string[] | null;
+  /** Environment the config gives that server (its values are secrets). */
+  env: Record<string, string>;
+  /** URL of a remote server. */
+  url: string | null;
+  /** Headers the config sends to that server (their values are secrets). */
+  headers: Record<string, string>;
+}
+
+/**
+ * Resolve a config entry into a target. A stdio server gets the SDK's minimal environment plus the
+ * certificate paths plus its own `env` (for it alone); a remote server gets its headers. Env and
+ * header values, URL user info and query values are secrets: redacted everywhere, never stored.
+ */
+export function resolveConfigTarget(entry: ConfigEntryTarget, env: Readonly<Record<string, string | undefined>>, where: string): Target {
+  if (entry.argv !== null && entry.argv.length > 0) {
+    const [command, ...args] = entry.argv as [string, ...string[]];
+    const certificates: Record<string, string> = {};
+    for (const name of CERTIFICATE_VARIABLES) {
+      const value = env[name];
+      if (value !== undefined && value !== "") certificates[name] = value;
+    }
+    return {
+      kind: "stdio",
+      command,
+      args,
+      env: { ...certificates, ...entry.env },
+      unset: [],
+      proxyNotPassed: PROXY_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== "" && !(name in entry.env)),
+      secrets: secretList(Object.values(entry.env)),
+    };
+  }
+  if (entry.url === null) throw new UsageError(`${where}: the entry has neither a command nor a url`);
+  let url: URL;
+  try {
+    url = parseEndpoint(entry.url);
+  } catch (error) {
+    throw new UsageError(`${where}: ${error instanceof Error ? error.message.replace("--url", "its url") : "its url is not valid"}`);
+  }
+  const secrets: string[] = [];
+  const headers: [string, string][] = [];
+  const seen = new Set<string>();
+  const add = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    if (seen.has(key)) throw new UsageError(`${where}: header ${name} is given more than once`);
+    seen.add(key);
+    headers.push([name, value]);
+  };
+  for (const [name, value] of Object.entries(entry.headers)) {
+    if (!HEADER_NAME.test(name)) throw new UsageError(`${where}: ${JSON.stringify(name)} is not a valid header name`);
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`${where}: the value of header ${name} contains a line break`);
+    if (url.protocol === "http:" && !isLocalHost(url.hostname)) {
+      throw new UsageError(`${where}: refusing to send header ${name} over plain http:// to ${url.hostname}; use https://`);
+    }
+    add(name, value);
+    secrets.push(value);
+  }
+  return httpTarget(url, { headers: [], headerEnv: [] }, env, { secrets, headers, seen, add });
 }
 
 /** What output may say about a target: the command name or the scheme and host, never arguments, path or query. */

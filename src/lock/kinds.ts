@@ -115,6 +115,8 @@ export interface Change {
   tool: string | null;
   /** What `tool` names when it is not a tool. */
   subject?: "prompt" | "resource" | "resource template";
+  /** The server's name in a lock that holds several (v2). */
+  server?: string;
   /** Where in the tool definition, as a JSON Pointer (`/inputSchema/properties/notes`), when it is one place. */
   path?: string;
   /** Facts the report needs to explain the change. */

@@ -81,6 +81,8 @@ export interface ServerPlan {
   status: "created" | "updated" | "unchanged" | "refused" | "partial";
   /** Error-level changes not accepted (they keep the locked definitions). */
   refused: Change[];
+  /** Blocking findings (hidden text) not accepted. */
+  refusedFindings: number;
   /** Names served more than once; a lock keyed by name cannot hold them. */
   duplicates: string[];
 }
@@ -95,8 +97,11 @@ export interface PlanOptions {
   newIgnores: readonly IgnoreRule[];
   /** Format to write. */
   version: Lockfile["version"];
-  /** Extra error-level findings that must also be accepted (hidden text), as changes. */
-  blocking?: readonly Change[];
+  /**
+   * Error-level findings outside the comparison that must be accepted too (hidden text in a new or
+   * changed tool, or in the instructions when `tool` is null), like an error-level change of it.
+   */
+  blocking?: readonly { tool: string | null }[];
 }
 
 /**
@@ -107,31 +112,36 @@ export interface PlanOptions {
 export function planServer(snapshot: ServerSnapshot, previous: Lockfile | null, options: PlanOptions): ServerPlan {
   const rules = [...(previous?.ignores ?? []), ...options.newIgnores];
   const compared = applyIgnores(compareSnapshot(snapshot, previous), rules, snapshot);
-  const changes = [...compared.changes, ...(options.blocking ?? [])];
+  const changes = compared.changes;
   const duplicates = [...duplicateNames(snapshot.tools).keys()];
-  if (duplicates.length > 0) return { changes, ignored: compared.ignored, entry: null, status: "refused", refused: [], duplicates };
+  if (duplicates.length > 0) return { changes, ignored: compared.ignored, entry: null, status: "refused", refused: [], refusedFindings: 0, duplicates };
 
-  const accepted = (change: Change) => options.accept || (change.tool !== null && options.acceptNames.has(change.tool));
-  // A first lock has nothing to protect; only hidden text (blocking) must be accepted there.
-  const refusable = previous === null ? [...(options.blocking ?? [])] : changes;
-  const refused = refusable.filter((change) => change.severity === "error" && change.kind !== "ignore_stale" && !accepted(change));
+  const acceptedName = (tool: string | null) => options.accept || (tool !== null && options.acceptNames.has(tool));
+  const accepted = (change: Change) => acceptedName(change.tool);
+  // A first lock has nothing to protect from changes; only hidden text must be accepted there.
+  const refused = previous === null ? [] : changes.filter((change) => change.severity === "error" && change.kind !== "ignore_stale" && !accepted(change));
+  const refusedFindings = (options.blocking ?? []).filter((finding) => !acceptedName(finding.tool));
   const held = new Set(refused.map((change) => `${change.subject ?? "tool"}\u0000${change.tool ?? ""}`));
+  for (const finding of refusedFindings) held.add(`tool\u0000${finding.tool ?? ""}`);
   // A tool with an active ignore keeps its locked definition, so the ignore keeps meaning what it was granted for.
   for (const { change } of compared.ignored) if (!accepted(change)) held.add(`tool\u0000${change.tool ?? ""}`);
 
   const filtered = keepLocked(snapshot, previous, held);
   const entry = buildLockfile(filtered, previous, options.version);
   const acceptedTools = new Set(changes.filter(accepted).map((change) => change.tool));
+  const blocked = refused.length + refusedFindings.length > 0;
   // Stale rules are dropped on a write that goes through; a refused run leaves them for the review.
   entry.ignores = [
-    ...(previous?.ignores ?? []).filter((rule) => !acceptedTools.has(rule.tool) && (refused.length > 0 || !compared.stale.includes(rule))),
+    ...(previous?.ignores ?? []).filter((rule) => !acceptedTools.has(rule.tool) && (blocked || !compared.stale.includes(rule))),
     ...options.newIgnores,
   ];
-  if (refused.length > 0) {
-    return { changes, ignored: compared.ignored, entry, status: sameLock(entry, previous) ? "refused" : "partial", refused, duplicates };
+  const base = { changes, ignored: compared.ignored, refused, refusedFindings: refusedFindings.length, duplicates };
+  if (blocked) {
+    // A first lock is all or nothing: a lock without the refused tool would look complete.
+    if (previous === null) return { ...base, entry: null, status: "refused" };
+    return { ...base, entry, status: sameLock(entry, previous) ? "refused" : "partial" };
   }
-  const status = previous === null ? "created" : sameLock(entry, previous) ? "unchanged" : "updated";
-  return { changes, ignored: compared.ignored, entry, status, refused, duplicates };
+  return { ...base, entry, status: previous === null ? "created" : sameLock(entry, previous) ? "unchanged" : "updated" };
 }
 
 /** The snapshot with held items replaced by their locked form (or left out when never locked). */

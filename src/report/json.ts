@@ -53,6 +53,8 @@ function changeEntry(change: Change): Record<string, unknown> {
     message: changeMessage(change),
     path: change.path ?? null,
   };
+  if (change.subject !== undefined) entry.subject = change.subject;
+  if (change.server !== undefined) entry.server = change.server;
   if (args.reason !== undefined) entry.reason = args.reason;
   if (args.before !== undefined) entry.before = args.before;
   if (args.after !== undefined) entry.after = args.after;

@@ -85,20 +85,22 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     removed: (text) => paint(style, "red", `[-${text}-]`),
     inserted: (text) => paint(style, "green", `{+${text}+}`),
   };
-  for (const [tool, changes] of groups) {
-    lines.push(tool === null ? "(server)" : paint(style, "bold", neutralize(capDisplay(tool, MAX_NAME_SHOWN), { lineStart: true })));
+  for (const [key, changes] of groups) {
+    const tool = key === null ? null : nameOf(key);
+    const isTool = key === null || subjectOf(key) === "tool";
+    lines.push(key === null ? "(server)" : paint(style, "bold", neutralize(capDisplay(labelOf(key), MAX_NAME_SHOWN), { lineStart: true })));
     for (const change of changes) {
       const { headline, block } = changeLines(change, diffStyle);
       lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
       lines.push(...block.map((line) => `${INDENT_DETAIL}${line}`));
     }
-    for (const note of input.notes.filter((item) => item.tool === tool)) {
+    for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
       lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
     }
-    for (const hit of (input.hiddenText ?? []).filter((item) => item.tool === tool)) {
+    for (const hit of isTool ? (input.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
       lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);
     }
-    if (tool !== null && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
+    if (tool !== null && isTool && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
       lines.push(...schemaDiffs(input, tool, changes));
     }
     lines.push("");
@@ -112,38 +114,67 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   return `${lines.flatMap((line) => wrapLine(line, style.width)).join("\n")}\n`;
 }
 
-/** Changes and notes by tool, tools in name order, server-level last. */
-function groupByTool(input: ReportInput): Map<string | null, Change[]> {
-  const groups = new Map<string | null, Change[]>();
-  for (const change of input.changes) {
-    const group = groups.get(change.tool);
-    if (group) group.push(change);
-    else groups.set(change.tool, [change]);
-  }
-  for (const note of input.notes) if (!groups.has(note.tool)) groups.set(note.tool, []);
-  for (const hit of input.hiddenText ?? []) if (!groups.has(hit.tool)) groups.set(hit.tool, []);
-  const order = [...groups.keys()].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1));
-  return new Map(order.map((tool) => [tool, groups.get(tool) ?? []]));
+/** A group of the report: a tool, prompt, resource or template by name (null: the server itself). */
+type GroupKey = string | null;
+
+function keyOf(change: Change): GroupKey {
+  return change.tool === null ? null : `${change.subject ?? "tool"}\u0000${change.tool}`;
 }
 
-/** The opening overview: one line per changed tool with its top severity and the kinds of change. */
-function overviewLines(changes: readonly Change[], severity: (level: Severity, width: number) => string): string[] {
-  const byTool = new Map<string | null, Change[]>();
-  for (const change of changes) {
-    const group = byTool.get(change.tool);
+function subjectOf(key: string): string {
+  return key.slice(0, key.indexOf("\u0000"));
+}
+
+function nameOf(key: string): string {
+  return key.slice(key.indexOf("\u0000") + 1);
+}
+
+/** How a group is named: a tool by its name, anything else with what it is ("prompt summarize"). */
+function labelOf(key: string): string {
+  const subject = subjectOf(key);
+  return subject === "tool" ? nameOf(key) : `${subject} ${nameOf(key)}`;
+}
+
+/** Changes and notes by tool (then prompts, resources, templates), in name order, server-level last. */
+function groupByTool(input: ReportInput): Map<GroupKey, Change[]> {
+  const groups = new Map<GroupKey, Change[]>();
+  for (const change of input.changes) {
+    const key = keyOf(change);
+    const group = groups.get(key);
     if (group) group.push(change);
-    else byTool.set(change.tool, [change]);
+    else groups.set(key, [change]);
+  }
+  const toolKey = (tool: string | null): GroupKey => (tool === null ? null : `tool\u0000${tool}`);
+  for (const note of input.notes) if (!groups.has(toolKey(note.tool))) groups.set(toolKey(note.tool), []);
+  for (const hit of input.hiddenText ?? []) if (!groups.has(toolKey(hit.tool))) groups.set(toolKey(hit.tool), []);
+  const order = [...groups.keys()].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1));
+  return new Map(order.map((key) => [key, groups.get(key) ?? []]));
+}
+
+/** The opening overview: one line per changed tool (or prompt, resource, template) with its top severity and the kinds of change. */
+function overviewLines(changes: readonly Change[], severity: (level: Severity, width: number) => string): string[] {
+  const byKey = new Map<GroupKey, Change[]>();
+  for (const change of changes) {
+    const key = keyOf(change);
+    const group = byKey.get(key);
+    if (group) group.push(change);
+    else byKey.set(key, [change]);
   }
   const rank = { info: 0, warning: 1, error: 2 } as const;
-  const rows = [...byTool].map(([tool, group]) => {
+  const rows = [...byKey].map(([key, group]) => {
     const top = group.reduce<Severity>((best, change) => (rank[change.severity] > rank[best] ? change.severity : best), "info");
-    return { tool, top, kinds: [...new Set(group.map((change) => change.kind))].join(", ") };
+    return { key, top, kinds: [...new Set(group.map((change) => change.kind))].join(", ") };
   });
-  rows.sort((a, b) => rank[b.top] - rank[a.top] || (a.tool === b.tool ? 0 : a.tool === null ? 1 : b.tool === null ? -1 : a.tool < b.tool ? -1 : 1));
-  const names = rows.map((row) => (row.tool === null ? "(server)" : showName(row.tool)));
-  const width = Math.min(32, Math.max(...names.map((name) => name.length)) + 2);
-  const tools = rows.filter((row) => row.tool !== null).length;
-  const title = tools === 0 ? "Changed: the server" : `Changed: ${tools} tool${tools === 1 ? "" : "s"}${rows.length > tools ? " and the server" : ""}`;
+  rows.sort((a, b) => rank[b.top] - rank[a.top] || (a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1));
+  const names = rows.map((row) => (row.key === null ? "(server)" : showName(labelOf(row.key))));
+  const width = Math.min(40, Math.max(...names.map((name) => name.length)) + 2);
+  const count = (subject: string, word: string) => {
+    const n = rows.filter((row) => row.key !== null && subjectOf(row.key) === subject).length;
+    return n === 0 ? [] : [`${n} ${word}${n === 1 ? "" : "s"}`];
+  };
+  const parts = [...count("tool", "tool"), ...count("prompt", "prompt"), ...count("resource", "resource"), ...count("resource template", "resource template")];
+  if (rows.some((row) => row.key === null)) parts.push("the server");
+  const title = `Changed: ${parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`}`;
   return [title, ...rows.map((row, index) => `  ${severity(row.top, 9)}${pad(names[index] as string, width)}${row.kinds}`)];
 }
 
@@ -174,6 +205,11 @@ function changeLines(change: Change, diffStyle: DiffStyle): { headline: string; 
       if (args.reason === "text_added" && typeof args.after === "string") {
         return { headline: `new text the model reads at ${neutralize(change.path ?? "")}:`, block: neutralizeLines(args.after) };
       }
+      return { headline: changeMessage(change), block: [] };
+    case "prompt_changed":
+    case "resource_changed":
+    case "resource_template_changed":
+      if (typeof args.before === "string" && typeof args.after === "string") return textDiff(neutralize(change.path ?? ""));
       return { headline: changeMessage(change), block: [] };
     case "tool_added": {
       const headline = changeMessage({ ...change, args: { ...args, after: undefined } }).replace(/; no description$/, "");
