@@ -34,7 +34,7 @@ export async function snapshotFromHttp(target: HttpTarget & Target, options: Con
   };
 
   const streamable = new StreamableHTTPClientTransport(target.url, { requestInit, fetch: fetchImpl, redirectPolicy: "same-origin" });
-  client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+  client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
   let transportName: "streamable-http" | "sse" = "streamable-http";
   let bound = clock.bound(options.timeoutMs);
   try {
@@ -45,7 +45,7 @@ export async function snapshotFromHttp(target: HttpTarget & Target, options: Con
     if (!(error instanceof StreamableHTTPError && (error.code === 404 || error.code === 405))) {
       throw new ConnectionError(`could not connect to ${where}: ${failure(error, "initialize", bound)}`);
     }
-    client = new Client({ name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+    client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
     const sse = new SSEClientTransport(target.url, { requestInit, fetch: fetchImpl, eventSourceInit: { fetch: fetchImpl } });
     transportName = "sse";
     bound = clock.bound(options.timeoutMs);
@@ -64,6 +64,7 @@ export async function snapshotFromHttp(target: HttpTarget & Target, options: Con
       transport: transportName,
       commandSha256: targetSha256(target),
       failure,
+      catalog: options.catalog === true,
     });
   } finally {
     await client.close().catch(() => undefined);
@@ -215,3 +216,6 @@ function limitBody(response: Response, onOversize: (error: Error) => void): Resp
   );
   return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
+
+/** The bounded, proxy-aware fetch and the failure wording, for the proxy's own HTTP link (src/proxy/http-link.ts). */
+export { boundedFetch, networkCause, originsOnly, printable };

@@ -22,7 +22,11 @@ export interface LaunchedServer {
  * target.ts). Resolves once the process runs (or rejects if it cannot start); the SDK client
  * attaches afterwards, while the server is still booting.
  */
-export function launchStdioServer(target: StdioTarget): { server: LaunchedServer; running: Promise<void> } {
+export function launchStdioServer(
+  target: StdioTarget,
+  /** Also called with each stderr chunk (the proxy passes the server's log on, neutralized). */
+  onStderr?: (chunk: string) => void,
+): { server: LaunchedServer; running: Promise<void> } {
   let tail = "";
   const transport = new ProcessGroupTransport({
     command: target.command,
@@ -31,6 +35,7 @@ export function launchStdioServer(target: StdioTarget): { server: LaunchedServer
     maxMessageBytes: MAX_MESSAGE_BYTES,
     onStderr: (chunk) => {
       tail = (tail + chunk).slice(-STDERR_KEEP);
+      onStderr?.(chunk);
     },
   });
   return { server: { transport, stderrTail: () => tail }, running: transport.launch() };
