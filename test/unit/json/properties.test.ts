@@ -284,8 +284,8 @@ describe("parseJsonStrict properties", () => {
         if (nativeFailed) {
           expect(message).toMatch(/^t\.json: invalid JSON(: the file is empty| at line \d+ column \d+: \S)/);
         } else {
-          // A mutation can turn two keys into the same key.
-          expect(message).toMatch(/^t\.json: duplicate key /);
+          // A mutation can turn two keys into the same key, or join digits into a number past 1.8e308.
+          expect(message).toMatch(/^t\.json: (duplicate key |number out of range at line \d+ column \d+)/);
         }
       }),
       { numRuns: 500 },
