@@ -38,6 +38,12 @@ export const REWRITES: Readonly<Record<string, Operator>>;
 export function rewrite(rng: Random, schema: Json, dialect: Dialect, name: string): Json | undefined;
 export function pickRewrite(rng: Random, dialect: Dialect): string;
 
+/** Restructurings by name: equivalent ones, and narrowings that ask for nothing new. */
+export const RESTRUCTURES: Readonly<Record<string, Operator & { readonly equivalent: boolean }>>;
+/** The restructured document, or undefined when the restructuring found nowhere to apply. */
+export function restructureSchema(rng: Random, schema: Json, dialect: Dialect, name: string): Json | undefined;
+export function pickRestructure(rng: Random, dialect: Dialect): string;
+
 /** Candidate instances for a pair: sampled from both schemas, perturbed, plus vocabulary scalars. */
 export function instancesFor(rng: Random, before: Json, after: Json, count?: number): Json[];
 
@@ -75,13 +81,13 @@ export interface CaseOptions {
   readonly seeds: readonly Seed[];
   readonly compareSchemas: (before: unknown, after: unknown) => readonly Finding[];
   readonly validator: Validator;
-  readonly kind: "mutation" | "equivalence";
+  readonly kind: "mutation" | "equivalence" | "restructure";
   /** Instances per pair (default 40). */
   readonly instances?: number;
 }
 
 export interface CaseResult {
-  readonly kind: "mutation" | "equivalence";
+  readonly kind: "mutation" | "equivalence" | "restructure";
   readonly seed: number;
   readonly dialect: Dialect;
   /** Pairs generated. */
@@ -93,6 +99,8 @@ export interface CaseResult {
   readonly missed: Example[];
   readonly falseWidened: Example[];
   readonly notEquivalent: Example[];
+  /** Restructurings where ajv found an instance the new schema accepts and the old one rejects (generator bugs). */
+  readonly notNarrowing: Example[];
 }
 
 export interface Totals {
@@ -101,11 +109,14 @@ export interface Totals {
   witnesses: number;
   mutationPairs: number;
   equivalencePairs: number;
+  /** Restructure pairs judged (ajv found no instance only the new schema accepts). */
+  restructurePairs: number;
   /** Judged pairs (of either kind) per dialect. */
   byDialect: Record<Dialect, number>;
   missed: Example[];
   falseWidened: Example[];
   notEquivalent: Example[];
+  notNarrowing: Example[];
 }
 
 /** Generates and judges one case (a mutation chain or an equivalence rewrite) from a seed. */

@@ -849,20 +849,8 @@ export const REWRITES = {
       return n > 0;
     },
   },
-  // A definition gets an anchor and references use it.
-  "refAnchor": {
-    dialects: ["2020-12"],
-    apply: (rng, root) => {
-      const defs = definitions(root).filter((d) => isObj(root[d.container][d.name]));
-      if (defs.length === 0) return false;
-      const def = rng.pick(defs);
-      const value = root[def.container][def.name];
-      if (value.$anchor !== undefined || mentions(root, ["$anchor"])) return false;
-      value.$anchor = "anchored";
-      rewriteRefs(root, (ref) => (ref === def.ref ? "#anchored" : undefined));
-      return true;
-    },
-  },
+  // (A definition getting an `$anchor` that references then use is equivalent for validation, but any change
+  // to an anchor is reported as widened by design: a reference from elsewhere may now land on it.)
   // `{ $ref: X }` (no constraining siblings) replaced by a copy of X, or a sub-schema moved into $defs.
   "refInline": {
     apply: (rng, root) => {
@@ -965,6 +953,234 @@ export function pickRewrite(rng, dialect) {
   for (;;) {
     const name = rng.pick(REWRITE_NAMES);
     const dialects = REWRITES[name].dialects;
+    if (dialects === undefined || dialects.includes(dialect)) return name;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Restructurings: how real servers refactor a schema. Each keeps the accepted set (`equivalent`) or narrows
+// it without asking the model for anything new (no new property, no new required name), so the analyzer
+// must never report a widening for one. Applied at a random slot where they fit, like the rewrites.
+
+const IDENTIFIERS = ["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$defs", "definitions"];
+
+/** A fresh definition name in the dialect's container (created when missing); undefined when taken. */
+function newDefinition(rng, root, ctx, stem, value) {
+  const key = defsKey(ctx);
+  if (root[key] !== undefined && !isObj(root[key])) return undefined;
+  root[key] = isObj(root[key]) ? root[key] : {};
+  const name = `${stem}${rng.int(1000)}`;
+  if (root[key][name] !== undefined) return undefined;
+  root[key][name] = value;
+  return `#/${key}/${name}`;
+}
+
+const distinct = (values) => values.every((v, i) => values.findIndex((w) => same(v, w)) === i);
+
+/** Object nodes outside definitions and not the root, where a node can be replaced or moved. */
+function innerSlots(root, test) {
+  return slots({ value: root }).filter((s) => s.path !== "" && !s.inDefs && isObj(s.get()) && test(s.get()));
+}
+
+// Below oneOf, not, if or contains a narrower schema can let more through; narrowings stay out of them.
+const NON_MONOTONE = /\/(oneOf|not|if|contains)(\/|$)/;
+
+/** Object nodes where narrowing the node narrows the document (outside definitions). */
+function monotoneSlots(root, test) {
+  return slots({ value: root }).filter((s) => !s.inDefs && !NON_MONOTONE.test(s.path) && isObj(s.get()) && test(s.get()));
+}
+
+/** A copy of a node's constraining keywords (text stays where it is). */
+function constraints(node) {
+  const out = {};
+  for (const k of Object.keys(node)) if (!TEXT_KEYS.includes(k)) out[k] = clone(node[k]);
+  return out;
+}
+
+/** Narrows an object schema in place without new requirements; false when nothing applied. */
+function narrowObject(rng, node) {
+  const props = isObj(node.properties) ? node.properties : {};
+  const required = Array.isArray(node.required) ? node.required : [];
+  const options = [];
+  if (node.additionalProperties === undefined) options.push(() => (node.additionalProperties = false));
+  for (const name of Object.keys(props)) {
+    const p = props[name];
+    if (!isObj(p) || p.$ref !== undefined) continue;
+    if (p.type === "string" && p.maxLength === undefined) options.push(() => (p.maxLength = 3));
+    if ((p.type === "number" || p.type === "integer") && p.minimum === undefined) options.push(() => (p.minimum = 0));
+    if (Array.isArray(p.enum) && p.enum.length >= 2) options.push(() => p.enum.splice(rng.int(p.enum.length), 1));
+    // Dropped next to additionalProperties: false, the name is rejected (unless a pattern still covers it).
+    if (!required.includes(name) && node.additionalProperties === false && node.patternProperties === undefined) {
+      options.push(() => delete props[name]);
+    }
+  }
+  if (options.length === 0) return false;
+  rng.pick(options)();
+  return true;
+}
+
+/** Drops `object` from a node's type list, or the object alternatives from its anyOf; false when neither fits. */
+function narrowAway(rng, node) {
+  if (Array.isArray(node.type) && node.type.includes("object") && node.type.length >= 2) {
+    node.type = node.type.filter((t) => t !== "object");
+    if (rng.chance(0.5)) for (const k of FAMILY_KEYWORDS.object) delete node[k];
+    return true;
+  }
+  const list = node.anyOf;
+  if (!Array.isArray(list) || list.length < 2) return false;
+  const isObject = (m) => isObj(m) && m.type === "object";
+  const others = list.filter((m) => !isObject(m));
+  if (others.length === 0 || others.length === list.length) return false;
+  node.anyOf = others;
+  return true;
+}
+
+/** @type {Record<string, { equivalent: boolean, dialects?: string[], apply: (rng: any, root: any, ctx: any) => any }>} */
+export const RESTRUCTURES = {
+  // An inline sub-schema moved into $defs behind a $ref, and back.
+  "inlineToRef": { equivalent: true, apply: (rng, root, ctx) => REWRITES.refExtract.apply(rng, root, ctx) },
+  "refToInline": { equivalent: true, apply: (rng, root, ctx) => REWRITES.refInline.apply(rng, root, ctx) },
+  // `enum: [a, b]` as `oneOf: [{const: a}, {const: b}]` (distinct values match one member each).
+  "enumToOneOfConsts": {
+    equivalent: true,
+    apply: (rng, root, ctx) =>
+      atSlot(rng, root, (node) => {
+        if (ctx.annotations || !Array.isArray(node.enum) || node.enum.length < 2 || node.oneOf !== undefined) return false;
+        if (node.const !== undefined || !distinct(node.enum)) return false;
+        node.oneOf = node.enum.map((v) => ({ const: v }));
+        delete node.enum;
+        return true;
+      }),
+  },
+  // An object whose required property has an enum, as a oneOf of one object per value (a discriminated union).
+  // The reverse direction (the test judges both) is the union hoisted into one object with the enum.
+  "unionByEnum": {
+    equivalent: true,
+    apply: (rng, root, ctx) => {
+      if (ctx.annotations) return false;
+      const all = innerSlots(root, (node) => {
+        if (node.type !== "object" || !Array.isArray(node.required) || !isObj(node.properties)) return false;
+        if (node.oneOf !== undefined || IDENTIFIERS.some((k) => node[k] !== undefined) || node.$ref !== undefined) return false;
+        return node.required.some((n) => {
+          const p = node.properties[n];
+          return isObj(p) && Array.isArray(p.enum) && p.enum.length >= 2 && distinct(p.enum) && p.const === undefined;
+        });
+      });
+      if (all.length === 0) return false;
+      const slot = rng.pick(all);
+      const node = slot.get();
+      const name = rng.pick(node.required.filter((n) => isObj(node.properties[n]) && Array.isArray(node.properties[n].enum) && node.properties[n].enum.length >= 2 && distinct(node.properties[n].enum)));
+      const body = constraints(node);
+      const out = {};
+      for (const k of TEXT_KEYS) if (node[k] !== undefined) out[k] = node[k];
+      out.oneOf = node.properties[name].enum.map((v) => {
+        const branch = clone(body);
+        branch.properties[name].enum = [v];
+        return branch;
+      });
+      slot.set(out);
+      return true;
+    },
+  },
+  // A node's keywords spread over several allOf members, some of them behind a $ref.
+  "wrapAllOf": {
+    equivalent: true,
+    apply: (rng, root, ctx) =>
+      atSlot(rng, root, (node) => {
+        if (node.allOf !== undefined || node.$ref !== undefined) return false;
+        const movable = Object.keys(node).filter((k) => !TEXT_KEYS.includes(k) && !NON_MOVABLE.includes(k));
+        const groups = [];
+        for (const k of movable) {
+          if (groups.some((g) => g.includes(k))) continue;
+          const group = (GROUPS.find((g) => g.includes(k)) ?? [k]).filter((g) => node[g] !== undefined);
+          if (group.some((g) => NON_MOVABLE.includes(g))) return false;
+          groups.push(group);
+        }
+        if (groups.length < 2) return false;
+        const count = 2 + rng.int(Math.min(2, groups.length - 1));
+        const members = Array.from({ length: count }, () => ({}));
+        groups.forEach((group, i) => {
+          const member = members[i < count ? i : rng.int(count)];
+          for (const k of group) {
+            member[k] = node[k];
+            delete node[k];
+          }
+        });
+        node.allOf = members.map((m) => {
+          if (ctx.annotations || !rng.chance(0.3)) return m;
+          const ref = newDefinition(rng, root, ctx, "Part", m);
+          return ref === undefined ? m : { $ref: ref };
+        });
+        return true;
+      }),
+  },
+  // A type narrowed away from object: `object` dropped from a type list, or the object alternatives from an anyOf.
+  "narrowAwayFromObject": {
+    equivalent: false,
+    apply: (rng, root) => {
+      const all = monotoneSlots(root, () => true);
+      for (let tries = 0; tries < 6 && all.length > 0; tries++) {
+        const node = all.splice(rng.int(all.length), 1)[0].get();
+        if (narrowAway(rng, node)) return true;
+      }
+      return false;
+    },
+  },
+  // anyOf/oneOf members moved behind $refs into $defs, in reverse order.
+  "branchesBehindRefs": {
+    equivalent: true,
+    apply: (rng, root, ctx) =>
+      atSlot(rng, root, (node) => {
+        const key = node.anyOf !== undefined ? "anyOf" : "oneOf";
+        const list = node[key];
+        if (ctx.annotations || !Array.isArray(list) || list.length < 2) return false;
+        if (!list.every((m) => isObj(m) && !mentions(m, IDENTIFIERS) && !mentions(m, ["$ref"]))) return false;
+        const refs = list.map((m) => newDefinition(rng, root, ctx, "Branch", m));
+        if (refs.some((r) => r === undefined)) return false;
+        node[key] = refs.map((r) => ({ $ref: r })).reverse();
+        return true;
+      }),
+  },
+  // An inline object replaced by a $ref to an anyOf of two stricter copies of it.
+  "splitIntoStricterBranches": {
+    equivalent: false,
+    apply: (rng, root, ctx) => {
+      if (ctx.annotations) return false;
+      // An allOf member's stricter copies can contradict its siblings (a property they require, forbidden
+      // here) and leave nothing accepted; servers do not ship that, and proving it is not the analyzer's job.
+      const all = monotoneSlots(
+        root,
+        (node) => node.type === "object" && isObj(node.properties) && node.$ref === undefined && !mentions(node, IDENTIFIERS),
+      ).filter((s) => s.path !== "" && !/\/allOf\/\d+$/.test(s.path));
+      if (all.length === 0) return false;
+      const slot = rng.pick(all);
+      const node = slot.get();
+      const branches = [constraints(node), constraints(node)];
+      if (!branches.every((b) => narrowObject(rng, b))) return false;
+      const ref = newDefinition(rng, root, ctx, "Split", { anyOf: branches });
+      if (ref === undefined) return false;
+      const site = { $ref: ref };
+      for (const k of TEXT_KEYS) if (node[k] !== undefined) site[k] = node[k];
+      slot.set(site);
+      return true;
+    },
+  },
+};
+
+const RESTRUCTURE_NAMES = Object.keys(RESTRUCTURES);
+
+/** Applies one named restructuring; returns the new document, or undefined when it found nowhere to apply. */
+export function restructureSchema(rng, schema, dialect, name) {
+  const root = clone(schema);
+  const ctx = { dialect, annotations: mentions(root, ["unevaluatedProperties", "unevaluatedItems"]) };
+  return RESTRUCTURES[name].apply(rng, root, ctx) === true ? root : undefined;
+}
+
+/** A random restructuring name valid in the dialect. */
+export function pickRestructure(rng, dialect) {
+  for (;;) {
+    const name = rng.pick(RESTRUCTURE_NAMES);
+    const dialects = RESTRUCTURES[name].dialects;
     if (dialects === undefined || dialects.includes(dialect)) return name;
   }
 }
@@ -1276,14 +1492,14 @@ function verdicts(validate, instances) {
 }
 
 /**
- * One generated case: a mutation chain or an equivalence rewrite, judged with ajv and the analyzer.
- * Returns `{ kind, pairs, judged, witnesses, missed: [...], falseWidened: [...], notEquivalent: [...] }`.
+ * One generated case: a mutation chain, an equivalence rewrite or a restructuring, judged with ajv and the
+ * analyzer. Returns `{ kind, pairs, judged, witnesses, missed, falseWidened, notEquivalent, notNarrowing }`.
  */
 export function runCase({ seed, seeds, compareSchemas, validator, kind, instances = 40 }) {
   const rng = createRandom(seed);
   const start = rng.pick(seeds);
   const dialect = start.dialect;
-  const result = { kind, seed, dialect, pairs: 0, judged: 0, witnesses: 0, missed: [], falseWidened: [], notEquivalent: [] };
+  const result = { kind, seed, dialect, pairs: 0, judged: 0, witnesses: 0, missed: [], falseWidened: [], notEquivalent: [], notNarrowing: [] };
   const widened = (b, a) => compareSchemas(b, a).some((f) => f.kind === "widened");
 
   if (kind === "equivalence") {
@@ -1312,6 +1528,42 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
     if (k >= 0) result.notEquivalent.push({ seed, start: start.name, applied, before: schema, after: rewritten, instance: xs[k] });
     for (const [b, a] of [[schema, rewritten], [rewritten, schema]]) {
       result.pairs++;
+      result.judged++;
+      if (widened(b, a)) result.falseWidened.push({ seed, start: start.name, applied, before: b, after: a, findings: compareSchemas(b, a) });
+    }
+    return result;
+  }
+
+  if (kind === "restructure") {
+    let schema = start.schema;
+    for (let i = rng.int(3); i > 0; i--) schema = mutate(rng, schema, dialect, pickMutation(rng, dialect));
+    let restructured = schema;
+    const applied = [];
+    for (let i = 1 + rng.int(2); i > 0; i--) {
+      const name = pickRestructure(rng, dialect);
+      const next = restructureSchema(rng, restructured, dialect, name);
+      if (next !== undefined) {
+        restructured = next;
+        applied.push(name);
+      }
+    }
+    if (applied.length === 0) return result;
+    const vb = validator(dialect, schema, true);
+    const va = validator(dialect, restructured, true);
+    if (vb === undefined || va === undefined) return result;
+    const xs = instancesFor(rng, schema, restructured, instances);
+    const rb = verdicts(vb, xs);
+    const ra = verdicts(va, xs);
+    if (rb === undefined || ra === undefined) return result;
+    const equivalent = applied.every((name) => RESTRUCTURES[name].equivalent);
+    const directions = equivalent ? [[schema, restructured, rb, ra], [restructured, schema, ra, rb]] : [[schema, restructured, rb, ra]];
+    for (const [b, a, vbs, vas] of directions) {
+      result.pairs++;
+      const k = xs.findIndex((_, i) => vas[i] && !vbs[i]);
+      if (k >= 0) {
+        result.notNarrowing.push({ seed, start: start.name, applied, before: b, after: a, instance: xs[k] });
+        continue;
+      }
       result.judged++;
       if (widened(b, a)) result.falseWidened.push({ seed, start: start.name, applied, before: b, after: a, findings: compareSchemas(b, a) });
     }
@@ -1357,8 +1609,10 @@ export function addUp(totals, r) {
     missed: [],
     falseWidened: [],
     notEquivalent: [],
+    notNarrowing: [],
     mutationPairs: 0,
     equivalencePairs: 0,
+    restructurePairs: 0,
     byDialect: { "2020-12": 0, "draft-07": 0 },
   };
   t.pairs += r.pairs;
@@ -1366,9 +1620,11 @@ export function addUp(totals, r) {
   t.judged += r.judged;
   t.witnesses += r.witnesses;
   if (r.kind === "equivalence") t.equivalencePairs += r.pairs;
+  else if (r.kind === "restructure") t.restructurePairs += r.judged;
   else t.mutationPairs += r.judged;
   t.missed.push(...r.missed);
   t.falseWidened.push(...r.falseWidened);
   t.notEquivalent.push(...r.notEquivalent);
+  t.notNarrowing.push(...r.notNarrowing);
   return t;
 }

@@ -5,10 +5,11 @@
 //
 // Runs the generator in bench/schema-gen.mjs against the BUILT analyzer (dist/schema/index.js, or the module
 // named by MCP_LINT_SCHEMA_MODULE): N mutation pairs (default 100000, each judged by ajv on sampled
-// instances) and N/4 equivalence pairs (rewrites that keep the accepted set). Prints one line:
+// instances), N/4 equivalence pairs (rewrites that keep the accepted set) and N/5 restructured pairs
+// (refactorings that accept nothing new). Prints one line:
 //
 //   pairs <judged mutation pairs>, witnesses <pairs where ajv found an instance only the new schema accepts>,
-//   missed <witnesses without a widened finding>, false-widened <equivalence pairs flagged widened>
+//   missed <witnesses without a widened finding>, false-widened <equivalence or restructured pairs flagged widened>
 //
 // followed by the equivalence pair count, the elapsed time and the seed (random unless --seed). --show K
 // prints up to K missed / false-widened examples to stderr. Exit status: 0 when all three failure counts are
@@ -52,20 +53,36 @@ async function main() {
 
   const master = createRandom(seed);
   const equivalenceTarget = Math.ceil(options.pairs / 4);
+  const restructureTarget = Math.ceil(options.pairs / 5);
   const started = performance.now();
   let totals;
-  while ((totals?.mutationPairs ?? 0) < options.pairs || (totals?.equivalencePairs ?? 0) < equivalenceTarget) {
-    const kind = (totals?.mutationPairs ?? 0) < options.pairs ? "mutation" : "equivalence";
-    const wantEquivalence = (totals?.equivalencePairs ?? 0) < equivalenceTarget && master.chance(0.3);
-    totals = addUp(totals, runCase({ seed: master.int(2 ** 31), seeds, compareSchemas, validator, kind: wantEquivalence ? "equivalence" : kind }));
+  const short = () => ({
+    mutation: (totals?.mutationPairs ?? 0) < options.pairs,
+    equivalence: (totals?.equivalencePairs ?? 0) < equivalenceTarget,
+    restructure: (totals?.restructurePairs ?? 0) < restructureTarget,
+  });
+  for (let left = short(); left.mutation || left.equivalence || left.restructure; left = short()) {
+    const roll = master.next();
+    const kind =
+      left.equivalence && (roll < 0.2 || !(left.mutation || left.restructure))
+        ? "equivalence"
+        : left.restructure && (roll < 0.4 || !left.mutation)
+          ? "restructure"
+          : left.mutation
+            ? "mutation"
+            : left.equivalence
+              ? "equivalence"
+              : "restructure";
+    totals = addUp(totals, runCase({ seed: master.int(2 ** 31), seeds, compareSchemas, validator, kind }));
   }
   const seconds = (performance.now() - started) / 1000;
-  const failures = [...totals.missed, ...totals.falseWidened, ...totals.notEquivalent];
+  const failures = [...totals.missed, ...totals.falseWidened, ...totals.notEquivalent, ...totals.notNarrowing];
   for (const example of failures.slice(0, options.show)) process.stderr.write(`${JSON.stringify(example)}\n`);
   console.log(
     `pairs ${totals.mutationPairs}, witnesses ${totals.witnesses}, missed ${totals.missed.length}, ` +
       `false-widened ${totals.falseWidened.length} (equivalence pairs ${totals.equivalencePairs}, ` +
-      `not equivalent ${totals.notEquivalent.length}); ${seconds.toFixed(1)} s; seed ${seed}`,
+      `not equivalent ${totals.notEquivalent.length}; restructured pairs ${totals.restructurePairs}, ` +
+      `not narrowing ${totals.notNarrowing.length}); ${seconds.toFixed(1)} s; seed ${seed}`,
   );
   process.exitCode = failures.length === 0 ? 0 : 1;
 }

@@ -1,6 +1,13 @@
 /** What a rule sees when it judges one schema object, and the helpers rules share for sub-schema slots. */
 
-import { type FindingArgs, finding, hasWidening, type SchemaFinding } from "./finding.js";
+import {
+  acceptsNoMore,
+  type FindingArgs,
+  type FindingFlags,
+  finding,
+  hasWidening,
+  type SchemaFinding,
+} from "./finding.js";
 import { childPath, deepEqual, isEmptySchema, isSchema, type JsonObject, own } from "./json.js";
 import { type KeywordRole, keywordInfo } from "./keywords.js";
 import type { SchemaReason } from "./reasons.js";
@@ -35,6 +42,13 @@ export interface Engine {
    * up (a cycle) compares equal here; the outer comparison reports whatever changed.
    */
   diffTargets(before: RefTarget, after: RefTarget, path: string, depth: number): SchemaFinding[];
+  /** diffTargets as a trial; undefined when the work budget ran out. */
+  tryDiffTargets(before: RefTarget, after: RefTarget, path: string, depth: number): SchemaFinding[] | undefined;
+  /**
+   * True when validation can reach the schema object `value` of one document (or something inside it) from
+   * the root, through references; true as well when that cannot be told.
+   */
+  referenced(side: "before" | "after", value: unknown): boolean;
   /**
    * Runs comparisons whose caller counts any non-text change as a widening (not, if, oneOf, capped
    * contains), so a reference cycle met inside knows it must not hide a narrowing.
@@ -76,8 +90,14 @@ export interface Rule {
 }
 
 /** Pushes one finding onto the node. */
-export function emit(node: SchemaNode, reason: SchemaReason, path: string, args?: FindingArgs): void {
-  node.out.push(finding(reason, path, args));
+export function emit(
+  node: SchemaNode,
+  reason: SchemaReason,
+  path: string,
+  args?: FindingArgs,
+  flags?: FindingFlags,
+): void {
+  node.out.push(finding(reason, path, args, flags));
 }
 
 /** Compares two sub-schemas of the node at `path` and keeps the findings. */
@@ -91,15 +111,23 @@ export function narrowerOrEqual(node: SchemaNode, before: unknown, after: unknow
   return trial !== undefined && !hasWidening(trial);
 }
 
-/** Reports text inside a sub-schema that appeared whole. */
+/**
+ * True when `after` provably accepts no instance `before` rejects, whatever it asks for (budget permitting).
+ * For a conjunct that went away: what the node asks for is judged at the node itself.
+ */
+export function acceptsNoMoreThan(node: SchemaNode, before: unknown, after: unknown, path: string): boolean {
+  const trial = node.engine.tryDiff(before, after, path, node.depth + 1);
+  return trial !== undefined && acceptsNoMore(trial);
+}
+
+/**
+ * Reports text inside a sub-schema that appeared whole. (Text that disappears with its whole sub-schema is
+ * part of that structural change and is not reported on its own.)
+ */
 export function textAdded(node: SchemaNode, path: string, schema: unknown): void {
   if (containsText(schema)) emit(node, "text_added", path);
 }
 
-/** Reports text inside a sub-schema that disappeared whole. */
-export function textRemoved(node: SchemaNode, path: string, schema: unknown): void {
-  if (containsText(schema)) emit(node, "text_removed", path);
-}
 
 /**
  * Judges a keyword value that is not of its valid form on one side. A valid value turning invalid widens
@@ -143,12 +171,11 @@ export function compareSlot(
     if (before === false && lifted !== undefined) {
       emit(node, lifted, path, { keyword });
     } else if (isSchema(before) && (isTrivial(before) || narrowerOrEqual(node, before, true, path))) {
-      // It accepted everything anyway; only what it carried goes away.
-      if (!containsText(before)) emit(node, "value_changed", path, { keyword });
+      // It accepted everything anyway; only what it carried goes away (its text goes with it).
+      emit(node, "value_changed", path, { keyword });
     } else {
       emit(node, "subschema_removed", path, { keyword });
     }
-    textRemoved(node, path, before);
     return;
   }
   if (before === false && after !== false && lifted !== undefined && isSchema(after)) {

@@ -6,8 +6,18 @@ import { type ReasonInfo, SCHEMA_REASONS, type SchemaFindingKind, type SchemaRea
 /** Values a report may interpolate into its sentence. */
 export type FindingArgs = Record<string, string | number>;
 
+/**
+ * Marks on a finding for the lock layer. `info`: a structural change a reviewer need not act on (a `$schema`
+ * URI that changes no keyword's meaning, an edit inside a definition nothing references). `unreferenced`:
+ * the change sits inside a `$defs`/`definitions` entry that no reference reaches in either document.
+ */
+export interface FindingFlags {
+  info?: true;
+  unreferenced?: true;
+}
+
 /** One schema change: its kind, a stable reason code, where it is (RFC 6901 pointer, "" = root) and details. */
-export interface SchemaFinding {
+export interface SchemaFinding extends FindingFlags {
   kind: SchemaFindingKind;
   reason: SchemaReason;
   path: string;
@@ -15,9 +25,12 @@ export interface SchemaFinding {
 }
 
 /** Builds a finding; the kind always comes from the reasons table so a reason can never carry two kinds. */
-export function finding(reason: SchemaReason, path: string, args?: FindingArgs): SchemaFinding {
+export function finding(reason: SchemaReason, path: string, args?: FindingArgs, flags?: FindingFlags): SchemaFinding {
   const kind = SCHEMA_REASONS[reason].kind;
-  return args === undefined ? { kind, reason, path } : { kind, reason, path, args };
+  const out: SchemaFinding = args === undefined ? { kind, reason, path } : { kind, reason, path, args };
+  if (flags?.info === true) out.info = true;
+  if (flags?.unreferenced === true) out.unreferenced = true;
+  return out;
 }
 
 // Reports quote values; a hostile schema must not turn one finding into megabytes of output.
@@ -42,6 +55,11 @@ function clip(text: string): string {
 /** True when any finding is a widening. */
 export function hasWidening(findings: readonly SchemaFinding[]): boolean {
   return findings.some((f) => f.kind === "widened");
+}
+
+/** True when no finding accepts more: widenings, if any, only ask the model for more (a new required name). */
+export function acceptsNoMore(findings: readonly SchemaFinding[]): boolean {
+  return findings.every((f) => f.kind !== "widened" || (SCHEMA_REASONS[f.reason] as ReasonInfo).asks === true);
 }
 
 /** True when every finding is a text change (the schemas validate the same instances). */

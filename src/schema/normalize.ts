@@ -25,8 +25,10 @@ export interface Normalized {
   readonly moved: readonly MovedText[];
 }
 
-type Family = NonNullable<KeywordInfo["family"]> | "boolean" | "null";
-type Mutable = { [key: string]: unknown };
+/** The instance families a `type` names: keyword families plus boolean and null. */
+export type Family = NonNullable<KeywordInfo["family"]> | "boolean" | "null";
+/** A schema object being built. */
+export type Mutable = { [key: string]: unknown };
 
 const FAMILY_OF_TYPE: ReadonlyMap<string, Family> = new Map<string, Family>([
   ["string", "string"],
@@ -37,6 +39,11 @@ const FAMILY_OF_TYPE: ReadonlyMap<string, Family> = new Map<string, Family>([
   ["boolean", "boolean"],
   ["null", "null"],
 ]);
+
+/** The family of a type name (`integer` is a number), or undefined for an unknown name. */
+export function familyOfType(type: string): Family | undefined {
+  return FAMILY_OF_TYPE.get(type);
+}
 
 /** True when the node holds a keyword that constrains only instances of this type family. */
 function speaksAbout(node: JsonObject, family: Family): boolean {
@@ -119,6 +126,8 @@ export function normalizeNode(
       // A single alternative first: it is the node's own content (the zod/pydantic wrapper), allOf joins it.
       inlineSingleAlternative(work) ||
       flattenAllOf(work) ||
+      valueAlternatives(work, "anyOf") ||
+      valueAlternatives(work, "oneOf") ||
       typeAlternatives(work, "anyOf") ||
       typeAlternatives(work, "oneOf");
     if (!changed) break;
@@ -128,7 +137,8 @@ export function normalizeNode(
   return result;
 }
 
-function copyWithout(node: JsonObject, ...keys: string[]): Mutable {
+/** A shallow copy of a node without some keys. */
+export function copyWithout(node: JsonObject, ...keys: string[]): Mutable {
   const copy: Mutable = {};
   for (const k of Object.keys(node)) if (!keys.includes(k)) copy[k] = node[k];
   return copy;
@@ -210,8 +220,12 @@ export function canMerge(node: JsonObject, member: JsonObject): boolean {
     const role = keywordInfo(key).role;
     // `$schema` only means something at a resource root; below it, it is dropped.
     if (role === "dialect") continue;
-    // The same keyword with the same value twice says it once (A and A is A).
-    if (Object.hasOwn(node, key) && !REF_KEYS.has(key) && deepEqual(own(node, key), own(member, key))) continue;
+    // The same keyword with the same value twice says it once (A and A is A), unless it reads siblings that
+    // differ (additionalProperties: false next to other properties means something else).
+    if (Object.hasOwn(node, key) && !REF_KEYS.has(key) && deepEqual(own(node, key), own(member, key))) {
+      if (sameGroup(node, member, key)) continue;
+      return false;
+    }
     if (REF_KEYS.has(key) || role === "unevaluated") {
       // unevaluated* sees the annotations of its own schema object; with nothing else there, that is the same.
       if (nodeConstrains) return false;
@@ -231,6 +245,14 @@ export function canMerge(node: JsonObject, member: JsonObject): boolean {
   return true;
 }
 
+/** True when the keywords that read `key` (its group) are the same in both objects, or it has no group. */
+function sameGroup(node: JsonObject, member: JsonObject, key: string): boolean {
+  const group = keywordInfo(key).group;
+  if (group === undefined) return true;
+  const keys = new Set([...Object.keys(node), ...Object.keys(member)].filter((k) => keywordInfo(k).group === group));
+  return [...keys].every((k) => deepEqual(own(node, k), own(member, k)));
+}
+
 /** A member in canonical form, ready to merge: `{ $ref, ...text }` stands for its inlinable target. */
 export interface Content {
   readonly schema: JsonObject;
@@ -240,7 +262,8 @@ export interface Content {
   readonly moved: readonly MovedText[];
 }
 
-function contentOf(context: NormalizeContext, member: JsonObject): Content {
+/** A member's canonical form, with a bare `$ref` replaced by its inlinable target (see Inliner). */
+export function contentOf(context: NormalizeContext, member: JsonObject): Content {
   const normalized = normalizeNode(member, context);
   const node = normalized.node;
   const ref = own(node, "$ref");
@@ -312,9 +335,13 @@ function flattenAllOf(work: Work): boolean {
   const node = copyWithout(work.node, "allOf");
   const rest = [...list];
   let merged = false;
+  // A reference joins the node only as its sole member: merged next to another member's keywords it would
+  // become a `$ref` with siblings, which draft-07 validators read differently from the allOf.
+  const members = list.filter((m) => m !== true).length;
   list.forEach((member, index) => {
     if (member === true || !isObject(member)) return;
     const content = contentOf(work.context, member);
+    if (members > 1 && Object.keys(content.schema).some((k) => REF_KEYS.has(k))) return;
     if (!canMerge(node, content.schema)) return;
     mergeMember(node, content, `${prefix}/${index}`, work.origins, { list: work.moved, match: `allOf|${index}` });
     rest[index] = true;
@@ -356,7 +383,7 @@ function inlineSingleAlternative(work: Work): boolean {
 }
 
 /** The set of types a `type` value names, or undefined when it is not a valid type value. */
-function typesOf(value: unknown): string[] | undefined {
+export function typesOf(value: unknown): string[] | undefined {
   const list = typeof value === "string" ? [value] : value;
   if (!Array.isArray(list) || list.length === 0) return undefined;
   if (!list.every((t): t is string => typeof t === "string" && FAMILY_OF_TYPE.has(t))) return undefined;
@@ -364,7 +391,7 @@ function typesOf(value: unknown): string[] | undefined {
 }
 
 /** Types in both sets, where `number` also covers `integer`. */
-function intersectTypes(a: readonly string[], b: readonly string[]): string[] {
+export function intersectTypes(a: readonly string[], b: readonly string[]): string[] {
   const out = new Set<string>();
   for (const t of a) {
     if (b.includes(t)) out.add(t);
@@ -436,8 +463,61 @@ function typeAlternatives(work: Work, keyword: "anyOf" | "oneOf"): boolean {
   return true;
 }
 
+/**
+ * `anyOf: [{const: a}, {const: b}]` is `enum: [a, b]`, and so is a oneOf whose members' values are all
+ * different (an instance then matches one member at most). Members may repeat their value's own `type` and
+ * carry text, which moves like any merged member's.
+ */
+function valueAlternatives(work: Work, keyword: "anyOf" | "oneOf"): boolean {
+  const node = work.node;
+  const list = own(node, keyword);
+  if (!Array.isArray(list) || list.length < 2 || Object.hasOwn(node, "enum") || Object.hasOwn(node, "const")) {
+    return false;
+  }
+  const members: Array<{ values: unknown[]; content: Content }> = [];
+  for (const member of list) {
+    if (!isObject(member)) return false;
+    const content = contentOf(work.context, member);
+    const values = allowedValues(content.schema);
+    if (values === undefined) return false;
+    const types = Object.hasOwn(content.schema, "type") ? typesOf(own(content.schema, "type")) : undefined;
+    if (Object.hasOwn(content.schema, "type") && types === undefined) return false;
+    const others = Object.keys(content.schema).filter((k) => k !== "const" && k !== "enum" && k !== "type");
+    if (!others.every(isTextKey)) return false;
+    members.push({ values: types === undefined ? values : values.filter((v) => typeAccepts(types, v)), content });
+  }
+  const seen = new Map<string, unknown>();
+  for (const { values } of members) {
+    for (const v of values) {
+      const key = canonical(v);
+      // Two oneOf members accepting one value reject it together.
+      if (keyword === "oneOf" && seen.has(key)) return false;
+      seen.set(key, v);
+    }
+  }
+  if (seen.size === 0) return false;
+  const prefix = originOf(work, keyword);
+  const out = copyWithout(node, keyword);
+  out.enum = [...seen.values()];
+  work.origins.delete(keyword);
+  work.origins.set("enum", prefix);
+  members.forEach(({ values, content }, index) => {
+    const match = `${keyword}|${canonical(values)}`;
+    for (const key of Object.keys(content.schema)) {
+      if (!isTextKey(key)) continue;
+      const at = `${prefix}/${index}${content.origins.get(key) ?? `/${escapePointer(key)}`}`;
+      work.moved.push({ match: `${match}|${key}`, at, value: content.schema[key] });
+    }
+    for (const m of content.moved) {
+      work.moved.push({ match: `${match}>${m.match}`, at: `${prefix}/${index}${m.at}`, value: m.value });
+    }
+  });
+  work.node = out;
+  return true;
+}
+
 /** The JSON type of a value, `integer` for whole numbers. */
-function typeOfValue(value: unknown): string {
+export function typeOfValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
@@ -453,7 +533,7 @@ function typeAccepts(types: readonly string[], value: unknown): boolean {
  * The values a schema object allows through `const` and `enum` (both: those in both), or undefined when it
  * names none.
  */
-function allowedValues(schema: JsonObject): unknown[] | undefined {
+export function allowedValues(schema: JsonObject): unknown[] | undefined {
   const list = own(schema, "enum");
   const values = Array.isArray(list) ? list : undefined;
   if (!Object.hasOwn(schema, "const")) return values;
@@ -462,18 +542,25 @@ function allowedValues(schema: JsonObject): unknown[] | undefined {
   return values === undefined || values.some((v) => canonical(v) === key) ? [value] : [];
 }
 
+// How far down rejectsEverything looks into members that may themselves accept nothing.
+const MAX_EMPTY_DEPTH = 4;
+
 /**
  * True when a normalized node can accept no instance because its keywords contradict each other: the `type`s
  * of the node and its allOf members share nothing, their `const`/`enum` values share nothing or none has an
  * allowed type, or every anyOf/oneOf alternative is of another type. Only these plain contradictions are
  * detected; false means "not shown empty".
  */
-export function rejectsEverything(node: JsonObject, context: NormalizeContext): boolean {
+export function rejectsEverything(node: JsonObject, context: NormalizeContext, depth = 0): boolean {
+  // A member that rejects everything is `false` (looked for a few levels down).
+  const empty = (member: unknown): boolean =>
+    member === false ||
+    (depth < MAX_EMPTY_DEPTH && isObject(member) && rejectsEverything(contentOf(context, member).schema, context, depth + 1));
   let types = typesOf(own(node, "type"));
   let values = allowedValues(node);
   const allOf = own(node, "allOf");
   for (const member of Array.isArray(allOf) ? allOf : []) {
-    if (member === false) return true;
+    if (empty(member)) return true;
     if (!isObject(member)) continue;
     const content = contentOf(context, member).schema;
     const theirs = typesOf(own(content, "type"));
@@ -489,10 +576,14 @@ export function rejectsEverything(node: JsonObject, context: NormalizeContext): 
     if (values.length === 0) return true;
     if (types !== undefined && !values.some((v) => typeAccepts(types, v))) return true;
   }
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = own(node, key);
+    if (Array.isArray(list) && list.length > 0 && list.every(empty)) return true;
+  }
   if (types === undefined) return false;
   const known = types;
   const disjoint = (member: unknown): boolean => {
-    if (member === false) return true;
+    if (empty(member)) return true;
     if (!isObject(member)) return false;
     const other = typesOf(own(contentOf(context, member).schema, "type"));
     return other !== undefined && intersectTypes(known, other).length === 0;

@@ -9,6 +9,8 @@ export interface ReasonInfo {
   readonly summary: string;
   /** A structural change that never changes what validates (names, identifiers, unused definitions). */
   readonly noEffect?: true;
+  /** A widening that asks the model for more without accepting any instance the old schema rejected. */
+  readonly asks?: true;
 }
 
 /** Every reason code the analyzer emits; a reason always has the same kind. */
@@ -34,10 +36,14 @@ export const SCHEMA_REASONS = {
   assertion_changed: { kind: "widened", summary: "assertion changed" },
   assertion_removed: { kind: "widened", summary: "assertion removed" },
   unique_items_removed: { kind: "widened", summary: "items no longer have to be unique" },
-  required_added: { kind: "widened", summary: "parameter now required" },
+  required_added: { kind: "widened", summary: "parameter now required", asks: true },
   required_removed: { kind: "widened", summary: "parameter no longer required" },
-  required_undeclared: { kind: "widened", summary: "required parameter is not declared in properties" },
-  property_added: { kind: "widened", summary: "new parameter" },
+  required_undeclared: { kind: "widened", summary: "required parameter is not declared in properties", asks: true },
+  property_added: { kind: "widened", summary: "new parameter", asks: true },
+  property_added_accepts_more: {
+    kind: "widened",
+    summary: "new parameter, under a name the old schema rejected or held to a stricter schema",
+  },
   property_removed_unconstrained: {
     kind: "widened",
     summary: "parameter removed from properties but still accepted with a looser schema",
@@ -53,6 +59,7 @@ export const SCHEMA_REASONS = {
   tuple_item_removed: { kind: "widened", summary: "tuple position removed; its items are checked more loosely" },
   contains_changed: { kind: "widened", summary: "contains changed while maxContains caps the matches" },
   dependent_required_changed: { kind: "widened", summary: "dependent required parameters changed" },
+  dependent_required_added: { kind: "widened", summary: "more parameters required when another is present", asks: true },
   dependent_schema_removed: { kind: "widened", summary: "dependent schema removed" },
   all_of_member_removed: { kind: "widened", summary: "allOf member removed" },
   branch_added: { kind: "widened", summary: "new alternative accepted" },
@@ -67,6 +74,14 @@ export const SCHEMA_REASONS = {
   not_changed: { kind: "widened", summary: "not changed" },
   if_changed: { kind: "widened", summary: "if condition changed" },
   reference_changed: { kind: "widened", summary: "reference or identifier changed" },
+  identifier_changed: {
+    kind: "widened",
+    summary: "$id or anchor changed; references and dynamic scopes may now resolve to other schemas",
+  },
+  dialect_ignores_keywords: {
+    kind: "widened",
+    summary: "the new $schema dialect ignores keywords this schema uses, so they no longer constrain",
+  },
   unevaluated_scope_changed: {
     kind: "widened",
     summary: "what counts as evaluated changed next to an unevaluated* keyword",
@@ -120,21 +135,26 @@ export const SCHEMA_REASONS = {
   },
   branch_added_covered: { kind: "structural", summary: "alternative added within an existing one" },
   branch_removed: { kind: "structural", summary: "alternative removed" },
+  restructured: {
+    kind: "structural",
+    summary:
+      "schema restructured (alternatives split, merged or moved behind a reference); it accepts nothing it rejected before",
+  },
   definition_removed: { kind: "structural", summary: "definition removed", noEffect: true },
   definition_changed: {
     kind: "structural",
     summary: "definition changed; what it lets through is judged where it is referenced",
     noEffect: true,
   },
-  dialect_changed: { kind: "structural", summary: "$schema changed" },
+  dialect_changed: { kind: "structural", summary: "$schema changed; keywords the old dialect ignored now apply" },
+  dialect_uri_changed: {
+    kind: "structural",
+    summary: "$schema URI changed; every keyword this schema uses keeps its meaning",
+    noEffect: true,
+  },
   reference_target_changed: {
     kind: "structural",
     summary: "referenced schema changed (detailed at the first reference to it)",
-  },
-  identifier_changed: {
-    kind: "structural",
-    summary: "$id or anchor changed; references that reach it are judged where they are",
-    noEffect: true,
   },
   value_changed: { kind: "structural", summary: "value changed; review the diff" },
   annotation_changed: {

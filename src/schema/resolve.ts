@@ -194,3 +194,48 @@ export function referencesIn(schema: unknown): string[] | undefined {
   }
   return refs;
 }
+
+/**
+ * Pointers of the schemas that validation can reach from the root (everything along schema keywords except
+ * definitions, plus whatever a reference reaches, and onwards), with every pointer that contains one of
+ * them. Undefined when the document uses
+ * `$dynamicRef`/`$recursiveRef`, whose targets depend on the dynamic scope: then anything may be reached.
+ */
+export function reachablePointers(index: DocIndex): ReadonlySet<string> | undefined {
+  if (index.dynamic) return undefined;
+  const reached = new Set<string>();
+  const stack: Visit[] = [{ schema: index.root, pointer: "", base: index.base }];
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
+    const { schema, pointer } = visit;
+    if (reached.has(pointer)) continue;
+    reached.add(pointer);
+    if (!isObject(schema)) continue;
+    const base = index.locations.get(schema)?.base ?? visit.base;
+    const ref = own(schema, "$ref");
+    if (typeof ref === "string") {
+      const target = resolveRef(index, base, ref);
+      if (target !== undefined) stack.push({ schema: target.value, pointer: target.pointer, base: target.base });
+    }
+    for (const key of Object.keys(schema)) {
+      const info = keywordInfo(key);
+      if (info.role === "namedSchemas") continue;
+      for (const [suffix, sub] of subschemaEntries(info, schema[key])) {
+        stack.push({ schema: sub, pointer: `${pointer}/${escapePointer(key)}${suffix}`, base });
+      }
+    }
+  }
+  // Every pointer that holds a reached one counts too, so a lookup is one set test.
+  const holding = new Set<string>();
+  for (const pointer of reached) {
+    for (let cut = pointer.length; cut > 0 && !holding.has(pointer.slice(0, cut)); cut = pointer.lastIndexOf("/", cut - 1)) {
+      holding.add(pointer.slice(0, cut));
+    }
+  }
+  holding.add("");
+  return holding;
+}
+
+/** True when some reachable pointer lies at or inside `pointer` (see reachablePointers). */
+export function isReachable(reached: ReadonlySet<string> | undefined, pointer: string): boolean {
+  return reached === undefined || reached.has(pointer);
+}

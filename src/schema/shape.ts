@@ -38,8 +38,8 @@ export function subschemaEntries(info: KeywordInfo, value: unknown): Array<reado
 }
 
 /**
- * True when a schema holds anything the model reads as text: strings under annotation or unknown keys, or
- * names of $defs/definitions/dependentSchemas entries. Past the depth limit it answers yes, the safe answer.
+ * True when a schema holds anything the model reads as text: strings under annotation or unknown keys, a
+ * `default` of any type, or names of $defs/definitions/dependentSchemas entries. Past the depth limit it answers yes, the safe answer.
  */
 export function containsText(schema: unknown, depth = 0): boolean {
   if (!isObject(schema)) return false;
@@ -50,7 +50,7 @@ export function containsText(schema: unknown, depth = 0): boolean {
     switch (info.role) {
       case "text":
       case "unknown":
-        if (hasString(value)) return true;
+        if (hasString(value) || info.wholeValueIsText === true) return true;
         break;
       case "namedSchemas":
       case "dependentSchemas":

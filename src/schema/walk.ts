@@ -1,8 +1,8 @@
 /** The schema walker: compares two schema values recursively, handing each keyword to the rule owning its role. */
 
 import type { Bases, Engine, Rule, SchemaNode } from "./context.js";
-import { finding, hasWidening, type SchemaFinding, sameValidation } from "./finding.js";
-import { deepEqual, EMPTY_OBJECT, isEmptySchema, isObject, isSchema, type JsonObject, own } from "./json.js";
+import { acceptsNoMore, finding, hasWidening, type SchemaFinding, sameValidation } from "./finding.js";
+import { deepEqual, EMPTY_OBJECT, escapePointer, isEmptySchema, isObject, isSchema, type JsonObject, own } from "./json.js";
 import { isNonConstraining, keywordInfo } from "./keywords.js";
 import {
   canMerge,
@@ -16,9 +16,18 @@ import {
   plainContent,
   rejectsEverything,
 } from "./normalize.js";
-import { type DocIndex, locationOf, type RefTarget, referencesIn, resolveRef } from "./resolve.js";
+import {
+  type DocIndex,
+  isReachable,
+  locationOf,
+  type RefTarget,
+  reachablePointers,
+  referencesIn,
+  resolveRef,
+} from "./resolve.js";
+import { type AskedNames, askedAsBefore, focusOnAdmitted, type Prover, restructure } from "./restructure.js";
 import { RULE_BY_ROLE, RULES } from "./rules/index.js";
-import { containsText, hasConstrainingSiblings, MAX_SCHEMA_DEPTH, unionKeys } from "./shape.js";
+import { containsText, hasConstrainingSiblings, isTrivial, MAX_SCHEMA_DEPTH, unionKeys } from "./shape.js";
 
 // Matching anyOf/allOf members tries pairs, and trials nest; this caps the total work of one comparison.
 // Past it, trials answer "unknown" and callers take the widening answer, so the result stays sound.
@@ -51,9 +60,25 @@ interface CachedTargets {
   reported: boolean;
 }
 
+/** How a walker is made; the defaults make the walker of one top-level comparison. */
+interface EngineOptions {
+  /** The walker only checks the opposite direction of a proof (it starts no such checks of its own). */
+  readonly backwards?: boolean;
+  /** A reference pair (`before\0after` pointers) assumed equivalent when met again (see equivalentTargets). */
+  readonly hypothesis?: string;
+  /** Work it may do; the whole budget by default. */
+  readonly budget?: number;
+}
+
+/** A walker, and the work it has left. */
+export interface Walker extends Engine {
+  remaining(): number;
+}
+
 /** Creates a walker with a fresh work budget for one top-level comparison. */
-export function createEngine(docs: Documents): Engine {
-  let budget = WORK_BUDGET;
+export function createEngine(docs: Documents, options: EngineOptions = {}): Walker {
+  const { backwards = false, hypothesis } = options;
+  let budget = options.budget ?? WORK_BUDGET;
   let trials = 0;
   // Base URIs of the node being compared; a child the index does not know (a normalized copy) inherits them.
   const baseStack: Bases[] = [{ before: docs.before.base, after: docs.after.base }];
@@ -67,9 +92,18 @@ export function createEngine(docs: Documents): Engine {
   // Lowest stack index a cycle hit leaned on; results above it assumed something still open and are not cached.
   let lowestHit = Number.POSITIVE_INFINITY;
   const cache = new Map<string, CachedTargets>();
+  const reachable: { before?: ReadonlySet<string> | undefined; after?: ReadonlySet<string> | undefined } = {};
+  const identities = new WeakMap<object, number>();
+  // Names the old schema asked for while parts of it are compared (see Prover.askingAsBefore); results
+  // judged under them are not cached.
+  let asked: AskedNames | undefined;
+  // Checks the opposite direction of a restructuring proven one way (created when first needed).
+  let reverse: Walker | undefined;
+  let identityCount = 0;
 
-  const engine: Engine = {
+  const engine: Walker = {
     annotationsMatter: docs.annotationsMatter,
+    remaining: () => budget,
     diff(before, after, path, depth, bases) {
       budget--;
       if (trials > 0 && budget < 0) return [];
@@ -85,8 +119,24 @@ export function createEngine(docs: Documents): Engine {
         trials--;
       }
     },
+    tryDiffTargets(before, after, path, depth) {
+      if (budget <= 0) return undefined;
+      trials++;
+      try {
+        const findings = engine.diffTargets(before, after, path, depth);
+        return budget < 0 ? undefined : findings;
+      } finally {
+        trials--;
+      }
+    },
     resolve(side, base, ref) {
       return resolveRef(side === "before" ? docs.before : docs.after, base, ref);
+    },
+    referenced(side, value) {
+      const location = locationOf(docs[side], value);
+      if (location === undefined) return true;
+      if (!Object.hasOwn(reachable, side)) reachable[side] = reachablePointers(docs[side]);
+      return isReachable(reachable[side], location.pointer);
     },
     strict(compare) {
       strictDepth++;
@@ -99,6 +149,8 @@ export function createEngine(docs: Documents): Engine {
     diffTargets(before, after, path, depth) {
       const key = `${before.pointer}\u0000${after.pointer}`;
       const open = inProgress.get(key);
+      // The pair whose equivalence this walker was made to check (see equivalentTargets) is assumed.
+      if (open !== undefined && key === hypothesis) return [];
       if (open !== undefined) {
         // Assume the pair equal while it is being compared further up; that comparison reports any change.
         // In a monotone place that is sound (coinduction); under `not` and friends a change that narrows
@@ -125,11 +177,17 @@ export function createEngine(docs: Documents): Engine {
       } finally {
         inProgress.delete(key);
       }
-      if (entry.strictHit && !sameValidation(findings) && !hasWidening(findings)) {
-        findings.push(finding("recursive_reference_changed", path));
+      // Structural changes only, where a narrowing could let more through (under `not`, `if`, `oneOf`, or a
+      // cycle met there): when the targets are the same schema written differently, nothing changed at all.
+      if (!sameValidation(findings) && !hasWidening(findings) && (entry.strictHit || strictDepth > 0)) {
+        if (equivalentTargets(before, after, path, depth)) {
+          if (strictDepth > 0) findings = findings.filter((f) => sameValidation([f]));
+        } else if (entry.strictHit) {
+          findings.push(finding("recursive_reference_changed", path));
+        }
       }
       if (lowestHit >= index) {
-        if (budget >= 0) cache.set(key, { path, findings, reported: trials === 0 });
+        if (budget >= 0 && asked === undefined) cache.set(key, { path, findings, reported: trials === 0 });
         lowestHit = Number.POSITIVE_INFINITY;
       }
       return findings;
@@ -154,7 +212,7 @@ export function createEngine(docs: Documents): Engine {
       if (after === false) return [];
       return withText([finding("schema_false_lifted", path)], "text_added", path, after);
     }
-    if (after === false) return withText([finding("schema_false", path)], "text_removed", path, before);
+    if (after === false) return [finding("schema_false", path)];
     const inherited = bases ?? baseStack[baseStack.length - 1] ?? { before: docs.before.base, after: docs.after.base };
     const here: Bases = {
       before: locationOf(docs.before, before)?.base ?? inherited.before,
@@ -164,14 +222,24 @@ export function createEngine(docs: Documents): Engine {
     let now = normalizeNode(after === true ? EMPTY_OBJECT : after, contextOf("after", here.after));
     was = expandReference(was, now, "before", here);
     now = expandReference(now, was, "after", here);
+    const unfolded = unfoldReference(was, now, before, after, path, depth, here);
+    if (unfolded !== undefined) return unfolded;
     baseStack.push(here);
     let findings: SchemaFinding[];
     try {
-      findings = compareObjects(was, now, path, depth, here);
+      findings = compareFull(was, now, path, depth, here);
     } finally {
       baseStack.pop();
     }
-    compareMoved(was.moved, now.moved, path, findings);
+    // Proven to accept nothing new. When the old schema accepts nothing the new one rejects either, it is the
+    // same schema written another way and, like any equivalent rewrite, reports nothing above text. (Where a
+    // narrowing can let more through, under `not` or `oneOf`, that difference matters.)
+    const marker = (f: SchemaFinding): boolean => f.reason === "restructured" && f.path === path;
+    if (!backwards && findings.some(marker) && !hasWidening(findings)) {
+      reverse ??= createEngine(swapped(docs), { backwards: true });
+      const back = reverse.tryDiff(after, before, path, depth, { before: here.after, after: here.before });
+      if (back !== undefined && acceptsNoMore(back)) findings = findings.filter((f) => !marker(f));
+    }
     // A schema whose keywords contradict each other accepts nothing: the side that does changes the verdict.
     if (rejectsEverything(now.node, contextOf("after", here.after))) {
       findings = findings.filter((f) => f.kind !== "widened");
@@ -218,6 +286,125 @@ export function createEngine(docs: Documents): Engine {
     mergeMember(rest, plainContent(target), "/$ref", origins, undefined);
     const again = normalizeNode(rest, contextOf(name, base), origins);
     return { node: again.node, origins: again.origins, moved: side.moved };
+  }
+
+  /**
+   * A bare reference on one side only whose target could not be inlined (it leads back to itself) is compared
+   * by what it points at: the target's keywords with the reference's own text, against the other side as
+   * written. The pair goes through diffTargets under identities of its own, so a comparison that comes back
+   * to the same pair ends there (and counts as a widening where a cycle must not hide a narrowing).
+   */
+  function unfoldReference(
+    was: Normalized,
+    now: Normalized,
+    before: JsonObject | boolean,
+    after: JsonObject | boolean,
+    path: string,
+    depth: number,
+    here: Bases,
+  ): SchemaFinding[] | undefined {
+    const mine = bareReference(was.node);
+    const theirs = bareReference(now.node);
+    if ((mine === undefined) === (theirs === undefined)) return undefined;
+    const side = mine !== undefined ? "before" : "after";
+    const plainSide = mine !== undefined ? "after" : "before";
+    const refNode = side === "before" ? was.node : now.node;
+    const plain = side === "before" ? after : before;
+    const plainNode = side === "before" ? now.node : was.node;
+    // Against a schema that accepts everything the walk says it directly (a reference dropped or added).
+    if (hasReferenceKeyword(plainNode) || isTrivial(plainNode)) return undefined;
+    const target = followChain(side, here[side], (mine ?? theirs) as string);
+    const value = target?.value === true ? EMPTY_OBJECT : target?.value;
+    if (target === undefined || !isObject(value)) return undefined;
+    const copy: { [key: string]: unknown } = {};
+    for (const k of Object.keys(value)) {
+      const info = keywordInfo(k);
+      // As when inlining: a target's text, definitions, dialect and anchors belong to where it is written.
+      if (!isNonConstraining(k) && !(info.role === "reference" && info.link !== "ref")) copy[k] = value[k];
+    }
+    for (const k of Object.keys(refNode)) if (k !== "$ref") copy[k] = refNode[k];
+    const refId = identity(side === "before" ? before : after);
+    const refTarget: RefTarget = { value: copy, base: target.base, pointer: `${target.pointer}@${refId}` };
+    const plainTarget: RefTarget = { value: plain, base: here[plainSide], pointer: `@${identity(plain)}` };
+    return side === "before"
+      ? engine.diffTargets(refTarget, plainTarget, path, depth)
+      : engine.diffTargets(plainTarget, refTarget, path, depth);
+  }
+
+  /**
+   * A recursive pair met again under `not`, `if` or `oneOf` was assumed equal while it was compared. The
+   * comparison found no widening, only structural changes: when the other direction finds none either
+   * (assuming the same pair equivalent, coinductively), the two are the same schema written differently and
+   * the changes cannot let more through. A fresh walker over the swapped documents checks that direction.
+   */
+  function equivalentTargets(before: RefTarget, after: RefTarget, path: string, depth: number): boolean {
+    if (backwards || budget <= 0) return false;
+    const hypothesis = `${after.pointer}\u0000${before.pointer}`;
+    const back = createEngine(swapped(docs), { backwards: true, hypothesis, budget });
+    const findings = back.tryDiffTargets(after, before, path, depth);
+    // Its work counts against this comparison's budget.
+    budget = Math.min(budget, back.remaining());
+    return findings !== undefined && acceptsNoMore(findings);
+  }
+
+  /** A number per object, for telling comparisons of unnamed schemas apart. */
+  function identity(value: unknown): number {
+    if (typeof value !== "object" || value === null) return value === true ? -1 : -2;
+    let id = identities.get(value);
+    if (id === undefined) {
+      identityCount++;
+      id = identityCount;
+      identities.set(value, id);
+    }
+    return id;
+  }
+
+  /**
+   * Compares two prepared nodes keyword by keyword; when that finds a widening and one side splits into
+   * alternatives the other lacks, judges the node by what it accepts instead (see restructure.ts).
+   */
+  function compareFull(was: Normalized, now: Normalized, path: string, depth: number, here: Bases): SchemaFinding[] {
+    if (!docs.annotationsMatter) {
+      ({ was, now } = focusOnAdmitted(was, now, {
+        before: contextOf("before", here.before),
+        after: contextOf("after", here.after),
+      }));
+    }
+    const findings = compareObjects(was, now, path, depth, here);
+    compareMoved(was, now, path, findings);
+    if (!hasWidening(findings)) return findings;
+    const prover: Prover = {
+      annotationsMatter: docs.annotationsMatter,
+      context: (side) => contextOf(side, here[side]),
+      compare: (b, a, at, d) => compareFull(b, a, at, d, here),
+      trialSchemas: (b, a, at, d) => engine.tryDiff(b, a, at, d, here),
+      covers: (findings) => findings.every((f) => f.kind !== "widened" || (asked !== undefined && askedAsBefore(asked, f))),
+      askingAsBefore: (names, run) => {
+        const outer = asked;
+        asked = names;
+        try {
+          return run();
+        } finally {
+          asked = outer;
+        }
+      },
+      target: (side, member) => {
+        const ref = isObject(member) ? bareReference(member) : undefined;
+        return ref === undefined ? member : followChain(side, here[side], ref)?.value;
+      },
+      trial: (b, a, at, d) => {
+        if (budget <= 0) return undefined;
+        budget--;
+        trials++;
+        try {
+          const trial = compareFull(b, a, at, d, here);
+          return budget < 0 ? undefined : trial;
+        } finally {
+          trials--;
+        }
+      },
+    };
+    return restructure(prover, was, now, path, depth, findings) ?? findings;
   }
 
   /** How one side normalizes at one base URI (see normalize.ts); one per pair, so its memo is shared. */
@@ -335,22 +522,58 @@ export function createEngine(docs: Documents): Engine {
   return engine;
 }
 
-/** Text that normalization lifted out of merged members: reported where it sat when it moved or changed. */
-function compareMoved(
-  before: readonly MovedText[],
-  after: readonly MovedText[],
-  path: string,
-  out: SchemaFinding[],
-): void {
-  if (before.length === 0 && after.length === 0) return;
-  const byMatch = new Map(after.map((m) => [m.match, m] as const));
-  for (const m of before) {
+/**
+ * Text that normalization lifted out of merged members: reported where it sat when it moved or changed. Text
+ * that only moved between the node itself and a merged member (`{type: T, description: d}` becoming
+ * `anyOf: [{type: T, description: d}, {type: "null"}]`) is the same text the model reads: nothing to report,
+ * though the keyword walk saw it leave one place and the member carry it in.
+ */
+function compareMoved(was: Normalized, now: Normalized, path: string, out: SchemaFinding[]): void {
+  if (was.moved.length === 0 && now.moved.length === 0) return;
+  const byMatch = new Map(now.moved.map((m) => [m.match, m] as const));
+  const leftBefore: MovedText[] = [];
+  for (const m of was.moved) {
     const other = byMatch.get(m.match);
     byMatch.delete(m.match);
-    if (other === undefined) out.push(finding("text_removed", `${path}${m.at}`));
+    if (other === undefined) leftBefore.push(m);
     else if (!deepEqual(m.value, other.value)) out.push(finding("text_changed", `${path}${other.at}`));
   }
-  for (const m of byMatch.values()) out.push(finding("text_added", `${path}${m.at}`));
+  const drop = new Set<string>();
+  const movedFromNode = (m: MovedText, node: Normalized, other: Normalized, reason: string): boolean => {
+    const key = m.match.slice(m.match.lastIndexOf("|") + 1);
+    if (!Object.hasOwn(node.node, key) || Object.hasOwn(other.node, key) || !deepEqual(node.node[key], m.value)) {
+      return false;
+    }
+    drop.add(`${reason}\u0000${path}${node.origins.get(key) ?? `/${escapePointer(key)}`}`);
+    return true;
+  };
+  for (const m of leftBefore) {
+    if (!movedFromNode(m, now, was, "text_added")) out.push(finding("text_removed", `${path}${m.at}`));
+  }
+  for (const m of byMatch.values()) {
+    if (!movedFromNode(m, was, now, "text_removed")) out.push(finding("text_added", `${path}${m.at}`));
+  }
+  if (drop.size === 0) return;
+  const kept = out.filter((f) => !drop.has(`${f.reason}\u0000${f.path}`));
+  out.length = 0;
+  out.push(...kept);
+}
+
+/** The same two documents the other way round, for checking the opposite direction. */
+function swapped(docs: Documents): Documents {
+  return { before: docs.after, after: docs.before, annotationsMatter: docs.annotationsMatter };
+}
+
+/** The target of a `$ref` that stands alone (next to text only), or undefined. */
+function bareReference(node: JsonObject): string | undefined {
+  const ref = own(node, "$ref");
+  if (typeof ref !== "string") return undefined;
+  return Object.keys(node).every((k) => k === "$ref" || isNonConstraining(k)) ? ref : undefined;
+}
+
+/** True when a node holds any reference keyword ($ref, $dynamicRef, $recursiveRef). */
+function hasReferenceKeyword(node: JsonObject): boolean {
+  return Object.keys(node).some((k) => keywordInfo(k).link === "ref");
 }
 
 /** One finding standing for a comparison of the same targets reported in full at `cached.path`. */
@@ -368,7 +591,7 @@ function reroot(cached: CachedTargets, path: string): SchemaFinding[] {
 
 function withText(
   findings: SchemaFinding[],
-  reason: "text_added" | "text_removed",
+  reason: "text_added",
   path: string,
   schema: unknown,
 ): SchemaFinding[] {

@@ -4,23 +4,13 @@ import { emit, keyPath, type Rule, type SchemaNode } from "../context.js";
 import { canonical, deepEqual, hasNonString, own, stringsKey } from "../json.js";
 import { keywordInfo } from "../keywords.js";
 
-/** Text keys (description, title, default, examples, ...), unknown keys (x-*, hint, ...) and $schema/$vocabulary. */
+/** Text keys (description, title, default, examples, ...) and unknown keys (x-*, hint, ...). */
 export const annotationsRule: Rule = {
-  roles: ["text", "unknown", "dialect"],
+  roles: ["text", "unknown"],
   run(node, keys) {
-    for (const key of keys) {
-      if (keywordInfo(key).role === "dialect") compareDialect(node, key);
-      else compareText(node, key);
-    }
+    for (const key of keys) compareText(node, key);
   },
 };
-
-function compareDialect(node: SchemaNode, key: string): void {
-  const before = own(node.before, key);
-  const after = own(node.after, key);
-  if (deepEqual(before, after)) return;
-  emit(node, key === "$schema" ? "dialect_changed" : "value_changed", keyPath(node, key), { keyword: key });
-}
 
 /** Compares an annotation value deeply: string differences are text, the rest of its shape is structural. */
 function compareText(node: SchemaNode, key: string): void {
@@ -28,6 +18,13 @@ function compareText(node: SchemaNode, key: string): void {
   const after = own(node.after, key);
   if (deepEqual(before, after)) return;
   const path = keyPath(node, key);
+  if (keywordInfo(key).wholeValueIsText === true) {
+    // The model reads the whole value: `allow_external` defaulting to true instead of false is a text edit.
+    emit(node, before === undefined ? "text_added" : after === undefined ? "text_removed" : "text_changed", path, {
+      keyword: key,
+    });
+    return;
+  }
   if (stringsKey(before) !== stringsKey(after)) {
     const reason = before === undefined ? "text_added" : after === undefined ? "text_removed" : "text_changed";
     emit(node, reason, path, { keyword: key });

@@ -11,7 +11,6 @@ import {
   type SchemaNode,
   sidePath,
   textAdded,
-  textRemoved,
 } from "../context.js";
 import { sameValidation } from "../finding.js";
 import { childPath, isEmptySchema, type JsonObject, own } from "../json.js";
@@ -74,7 +73,6 @@ function compareTuple(node: SchemaNode): void {
     const item = was.prefix[i];
     const covered = narrowerOrEqual(node, item, now.rest === undefined ? true : now.rest, path);
     emit(node, covered ? "tuple_item_removed_covered" : "tuple_item_removed", path, { index: i });
-    textRemoved(node, path, item);
   }
 
   const restKey = now.rest !== undefined ? now.restKey : was.restKey;
@@ -106,7 +104,6 @@ function compareContains(node: SchemaNode): void {
   }
   if (after === undefined) {
     emit(node, "subschema_removed", path, { keyword: "contains" });
-    textRemoved(node, path, before);
     return;
   }
   const capped = Object.hasOwn(node.before, "maxContains") || Object.hasOwn(node.after, "maxContains");

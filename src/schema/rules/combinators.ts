@@ -1,6 +1,7 @@
 /** allOf, anyOf and oneOf: members are matched order-insensitively, then judged by how the combination reacts. */
 
 import {
+  acceptsNoMoreThan,
   emit,
   keyPath,
   malformed,
@@ -8,11 +9,11 @@ import {
   type Rule,
   type SchemaNode,
   textAdded,
-  textRemoved,
 } from "../context.js";
 import { hasWidening, type SchemaFinding, sameValidation } from "../finding.js";
 import { canonical, childPath, isObject, mentionsAny, own } from "../json.js";
 import { keywordInfo, linkKeywords } from "../keywords.js";
+import { describeSchema } from "../restructure.js";
 import { containsText, isTrivial } from "../shape.js";
 
 type Combine = "all" | "any" | "one";
@@ -43,7 +44,6 @@ export const combinatorsRule: Rule = {
       } else if (Array.isArray(before)) {
         if (combine === "all") allOfRemoved(node, path, before);
         else if (!removalIsHarmless(node, combine, before)) emit(node, "subschema_removed", path, { keyword: key });
-        if (before.some((m) => containsText(m))) emit(node, "text_removed", path, { keyword: key });
       }
     }
   },
@@ -89,17 +89,18 @@ function compareMembers(
   //    where a stricter branch can let more instances through, only text may differ.
   const acceptable = (fs: readonly SchemaFinding[]): boolean =>
     combine === "one" ? sameValidation(fs) : !hasWidening(fs);
+  //    Pairs that change nothing at all go first, then the ones with the fewest findings, so a new member
+  //    that fits inside an old one never takes the place of that old member's unchanged copy.
   if (freeA.size * freeB.size <= MAX_TRIAL_PAIRS) {
-    for (const a of [...freeA]) {
-      let best: Pair | undefined;
+    const candidates: Pair[] = [];
+    for (const a of freeA) {
       for (const b of freeB) {
         const trial = node.engine.tryDiff(before[b], after[a], childPath(base, a), node.depth + 1);
-        if (trial !== undefined && acceptable(trial) && (best === undefined || trial.length < best.findings.length)) {
-          best = { b, a, findings: trial };
-        }
+        if (trial !== undefined && acceptable(trial)) candidates.push({ b, a, findings: trial });
       }
-      if (best !== undefined) take(best);
     }
+    candidates.sort((x, y) => x.findings.length - y.findings.length || x.a - y.a || x.b - y.b);
+    for (const pair of candidates) if (freeA.has(pair.a) && freeB.has(pair.b)) take(pair);
   }
 
   // 3. Members that look like edits of each other (same type and $ref) are compared in place, so a loosened
@@ -117,22 +118,24 @@ function compareMembers(
 
   for (const b of freeB) {
     const path = childPath(base, b);
+    // A `false` alternative accepts nothing: adding or dropping one changes nothing.
+    if (combine !== "all" && before[b] === false) continue;
     if (combine === "all") {
       // Dropping a conjunct is harmless only if a remaining member already implies it.
       const covered =
         afterSet.has(beforeText[b] ?? "") ||
-        (affordable(after, freeB) && after.some((m) => narrowerOrEqual(node, before[b], m, path))) ||
-        narrowerOrEqual(node, before[b], node.after, path);
+        (affordable(after, freeB) && after.some((m) => acceptsNoMoreThan(node, before[b], m, path))) ||
+        acceptsNoMoreThan(node, before[b], node.after, path);
       emit(node, covered ? "all_of_member_removed_covered" : "all_of_member_removed", path, { index: b });
     } else if (combine === "any") {
       emit(node, "branch_removed", path, { keyword: key, index: b });
     } else {
       emit(node, "one_of_branch_removed", path, { index: b });
     }
-    textRemoved(node, path, before[b]);
   }
   for (const a of freeA) {
     const path = childPath(base, a);
+    if (combine !== "all" && after[a] === false) continue;
     if (combine === "all") {
       emit(node, "all_of_member_added", path, { index: a });
     } else if (combine === "any") {
@@ -140,9 +143,10 @@ function compareMembers(
       const covered =
         beforeSet.has(afterText[a] ?? "") ||
         (affordable(before, freeA) && before.some((m) => narrowerOrEqual(node, m, after[a], path)));
-      emit(node, covered ? "branch_added_covered" : "branch_added", path, { keyword: key, index: a });
+      const args = { keyword: key, index: a, accepts: describeSchema(after[a]) };
+      emit(node, covered ? "branch_added_covered" : "branch_added", path, args);
     } else {
-      emit(node, "branch_added", path, { keyword: key, index: a });
+      emit(node, "branch_added", path, { keyword: key, index: a, accepts: describeSchema(after[a]) });
     }
     textAdded(node, path, after[a]);
   }
@@ -156,7 +160,7 @@ function allOfRemoved(node: SchemaNode, path: string, members: readonly unknown[
   members.forEach((member, index) => {
     if (isTrivial(member)) return;
     const at = childPath(path, index);
-    const covered = narrowerOrEqual(node, member, node.after, at);
+    const covered = acceptsNoMoreThan(node, member, node.after, at);
     emit(node, covered ? "all_of_member_removed_covered" : "all_of_member_removed", at, { index });
   });
 }

@@ -1,12 +1,15 @@
 /** $defs and definitions: text compared per name where it sits; what validates is judged where it is referenced. */
 
-import { emit, keyPath, malformed, type Rule, type SchemaNode, textRemoved } from "../context.js";
+import { emit, keyPath, malformed, type Rule, type SchemaNode } from "../context.js";
 import { onlyText } from "../finding.js";
 import { childPath, isObject, own } from "../json.js";
 
 // A definition only constrains through the references that reach it, and the references rule compares what
 // they reach. So here a definition changing is structural (reported once, where it is defined), its text is
 // text, and `definitions` and `$defs` are one namespace: moving a definition between them changes nothing.
+// A definition no reference reaches (in either document) changes nothing at all: its edits are flagged
+// `unreferenced` and `info`. Identifiers inside are the exception: a new `$id` or anchor is a widening
+// wherever it sits, since a reference from elsewhere may now land on it.
 
 interface Entry {
   readonly path: string;
@@ -44,13 +47,19 @@ export const definitionsRule: Rule = {
         continue;
       }
       const findings = node.engine.diff(was.value, now.value, now.path, node.depth + 1);
-      for (const f of findings) if (f.kind === "text") node.out.push(f);
-      if (!onlyText(findings)) emit(node, "definition_changed", now.path, { keyword: now.keyword, name: now.name });
+      for (const f of findings) if (f.kind === "text" || f.reason === "identifier_changed") node.out.push(f);
+      if (!onlyText(findings.filter((f) => f.reason !== "identifier_changed"))) {
+        const unused = !node.engine.referenced("before", was.value) && !node.engine.referenced("after", now.value);
+        const flags = unused ? ({ info: true, unreferenced: true } as const) : undefined;
+        emit(node, "definition_changed", now.path, { keyword: now.keyword, name: now.name }, flags);
+      }
     }
+    // A removed definition takes its text along: that is part of the removal, not a text change of its own.
     for (const [id, was] of before) {
       if (after.has(id)) continue;
-      emit(node, "definition_removed", was.path, { keyword: was.keyword, name: was.name });
-      textRemoved(node, was.path, was.value);
+      const unused = !node.engine.referenced("before", was.value);
+      const flags = unused ? ({ info: true, unreferenced: true } as const) : undefined;
+      emit(node, "definition_removed", was.path, { keyword: was.keyword, name: was.name }, flags);
     }
   },
 };

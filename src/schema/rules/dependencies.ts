@@ -1,6 +1,6 @@
 /** dependentRequired, dependentSchemas and draft-07 dependencies: per property name that triggers them. */
 
-import { compareSlot, emit, keyPath, malformed, type Rule, type SchemaNode, textRemoved } from "../context.js";
+import { compareSlot, emit, keyPath, malformed, type Rule, type SchemaNode } from "../context.js";
 import { canonical, childPath, isEmptySchema, isObject, type JsonObject, own } from "../json.js";
 import { keywordInfo } from "../keywords.js";
 import { unionKeys } from "../shape.js";
@@ -30,9 +30,23 @@ function asMap(value: unknown): JsonObject {
   return isObject(value) ? value : {};
 }
 
-/** Names required when the trigger is present; any change to the set asks for something different. */
+/**
+ * Names required when the trigger is present; any change to the set asks for something different. More names
+ * than before only ask for more; fewer or other names (or a malformed list) also accept more.
+ */
 function compareNames(node: SchemaNode, before: unknown, after: unknown, path: string, name: string): void {
-  if (nameSetKey(before) !== nameSetKey(after)) emit(node, "dependent_required_changed", path, { name });
+  if (nameSetKey(before) === nameSetKey(after)) return;
+  const more = (before === undefined || isNameList(before)) && isNameList(after) && includesAll(after, before);
+  emit(node, more ? "dependent_required_added" : "dependent_required_changed", path, { name });
+}
+
+function isNameList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.every((v) => typeof v === "string");
+}
+
+/** True when every name in `some` (absent = none) is also in `all`. */
+function includesAll(all: readonly unknown[], some: unknown): boolean {
+  return !Array.isArray(some) || some.every((v) => all.includes(v));
 }
 
 function nameSetKey(value: unknown): string {
@@ -57,7 +71,6 @@ function compareSchemaEntry(
   }
   if (after === undefined && before !== undefined) {
     if (!isEmptySchema(before)) emit(node, "dependent_schema_removed", path, { name });
-    textRemoved(node, path, before);
     return;
   }
   compareSlot(node, before, after, path, key);
@@ -75,9 +88,7 @@ function compareDependency(
   const beforeList = Array.isArray(before);
   const afterList = Array.isArray(after);
   if (beforeList || afterList) {
-    if (nameSetKey(beforeList ? before : undefined) !== nameSetKey(afterList ? after : undefined)) {
-      emit(node, "dependent_required_changed", path, { name });
-    }
+    compareNames(node, beforeList ? before : undefined, afterList ? after : undefined, path, name);
     // Whichever side is not a list still holds a schema (or nothing) to compare.
     compareSchemaEntry(node, key, beforeList ? undefined : before, afterList ? undefined : after, path, name);
     return;

@@ -8,6 +8,7 @@ import { assertionsRule } from "./assertions.js";
 import { combinatorsRule } from "./combinators.js";
 import { definitionsRule } from "./definitions.js";
 import { dependenciesRule } from "./dependencies.js";
+import { dialectRule } from "./dialect.js";
 import { limitsRule } from "./limits.js";
 import { objectsRule } from "./objects.js";
 import { referencesRule } from "./references.js";
@@ -29,6 +30,7 @@ export const RULES: readonly Rule[] = [
   subschemasRule,
   dependenciesRule,
   definitionsRule,
+  dialectRule,
   annotationsRule,
   unevaluatedRule,
 ];

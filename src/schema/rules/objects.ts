@@ -10,9 +10,8 @@ import {
   type Rule,
   type SchemaNode,
   textAdded,
-  textRemoved,
 } from "../context.js";
-import { childPath, isObject, type JsonObject, own } from "../json.js";
+import { childPath, isEmptySchema, isObject, type JsonObject, own } from "../json.js";
 import { patternMatches } from "../regex.js";
 import { unionKeys } from "../shape.js";
 
@@ -56,12 +55,14 @@ function compareProperties(node: SchemaNode): void {
     if (inBefore && inAfter) {
       descend(node, before[name], after[name], path);
     } else if (inAfter) {
-      emit(node, "property_added", path, { name });
+      // A new parameter always asks the model for more; where the old schema rejected the name (or held it
+      // to something else) it also accepts values that were rejected.
+      const covered = addedNameCovered(node, name, after[name], path);
+      emit(node, covered ? "property_added" : "property_added_accepts_more", path, { name });
       textAdded(node, path, after[name]);
     } else {
       const covered = removedNameCovered(node, name, before[name], path);
       emit(node, covered ? "property_removed" : "property_removed_unconstrained", path, { name });
-      textRemoved(node, path, before[name]);
     }
   }
 }
@@ -86,6 +87,28 @@ function removedNameCovered(node: SchemaNode, name: string, was: unknown, path: 
   return narrower(restSchema(node.after)) && unsure.every(narrower);
 }
 
+/**
+ * True when a property now listed under `name` accepts no value the old schema accepted for it: the old
+ * schema held the name to its matching patterns' schemas, or to additionalProperties when none matched, and
+ * the new property schema is at least as strict as each. unevaluatedProperties reads which names are listed,
+ * so next to it a new name never counts as covered.
+ */
+function addedNameCovered(node: SchemaNode, name: string, now: unknown, path: string): boolean {
+  if (Object.hasOwn(node.before, "unevaluatedProperties") || Object.hasOwn(node.after, "unevaluatedProperties")) {
+    return false;
+  }
+  const patterns = map(node.before, "patternProperties");
+  const matched: unknown[] = [];
+  for (const pattern of Object.keys(patterns)) {
+    const hit = patternMatches(pattern, name);
+    // Not knowing whether a pattern applied, require the new schema to be as strict as it too.
+    if (hit !== false) matched.push(patterns[pattern]);
+  }
+  const implied = (schema: unknown): boolean => isEmptySchema(schema) || narrowerOrEqual(node, schema, now, path);
+  if (!matched.every(implied)) return false;
+  return matched.length > 0 || implied(restSchema(node.before));
+}
+
 function comparePatterns(node: SchemaNode): void {
   const before = map(node.before, "patternProperties");
   const after = map(node.after, "patternProperties");
@@ -103,7 +126,6 @@ function comparePatterns(node: SchemaNode): void {
     } else {
       const covered = removedPatternCovered(node, pattern, before[pattern], path);
       emit(node, covered ? "pattern_property_removed" : "pattern_property_removed_unconstrained", path, { pattern });
-      textRemoved(node, path, before[pattern]);
     }
   }
 }

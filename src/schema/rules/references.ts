@@ -35,10 +35,12 @@ export function compareReference(node: SchemaNode, key: string): void {
     return;
   }
   const findings = node.engine.diffTargets(was, now, path, node.depth + 1);
-  // Text and definitions inside a target that stayed where it was are compared there already; a moved
-  // target's are news.
+  // Text, definitions and identifiers inside a target that stayed where it was are compared there already;
+  // a moved target's are news.
   const samePlace = was.pointer === now.pointer;
-  for (const f of findings) if (!samePlace || !sameValidation([f])) node.out.push(f);
+  for (const f of findings) {
+    if (!samePlace || (!sameValidation([f]) && f.reason !== "identifier_changed")) node.out.push(f);
+  }
 }
 
 /**
@@ -51,7 +53,10 @@ function referenceAdded(node: SchemaNode, key: string, ref: string, path: string
   else emit(node, "subschema_added", path, { keyword: key });
 }
 
-/** $id, $anchor, $dynamicAnchor, $recursiveAnchor: they decide where references land, which is judged there. */
+/**
+ * $id, $anchor, $dynamicAnchor, $recursiveAnchor decide where references land: a reference from elsewhere (a
+ * remote document, a dynamic scope) may now reach another schema, so any change widens.
+ */
 function compareIdentifier(node: SchemaNode, key: string): void {
   const before = own(node.before, key);
   const after = own(node.after, key);

@@ -1,8 +1,8 @@
 /** Single sub-schema keywords: then, else and propertyNames recurse; not, if and contentSchema are opaque. */
 
-import { compareSlot, emit, keyPath, type Rule, type SchemaNode, textAdded, textRemoved } from "../context.js";
+import { compareSlot, emit, keyPath, type Rule, type SchemaNode, textAdded } from "../context.js";
 import { sameValidation } from "../finding.js";
-import { own } from "../json.js";
+import { type JsonObject, own } from "../json.js";
 import { type KeywordInfo, keywordInfo } from "../keywords.js";
 
 /** then, else, propertyNames, not, if, contentSchema. */
@@ -33,14 +33,18 @@ function compareOpaque(
   path: string,
 ): void {
   if (before === undefined && after === undefined) return;
+  // An `if` with no `then` or `else` on the side that lacks it constrains nothing: adding one is only a new
+  // constraint, and removing one that had nothing to choose between changes nothing.
+  const alone = (side: JsonObject): boolean =>
+    info.group === "conditional" && !Object.hasOwn(side, "then") && !Object.hasOwn(side, "else");
   if (before === undefined) {
-    emit(node, info.added ?? "subschema_added", path, { keyword: key });
+    emit(node, alone(node.before) ? "subschema_added" : (info.added ?? "subschema_added"), path, { keyword: key });
     textAdded(node, path, after);
     return;
   }
   if (after === undefined) {
-    emit(node, info.removed ?? "subschema_removed", path, { keyword: key });
-    textRemoved(node, path, before);
+    const unused = alone(node.before) && alone(node.after);
+    emit(node, unused ? "value_changed" : (info.removed ?? "subschema_removed"), path, { keyword: key });
     return;
   }
   const findings = node.engine.strict(() => node.engine.diff(before, after, path, node.depth + 1));

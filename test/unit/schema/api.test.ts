@@ -109,7 +109,7 @@ describe("compareSchemas contract", () => {
     }
     const findings = compareSchemas({ default: before, enum: [before, 0] }, { default: after, enum: [after, 0] });
     const reasons = findings.map((f) => f.reason).sort();
-    expect(reasons).toEqual(["annotation_changed", "enum_value_added", "enum_value_removed"]);
+    expect(reasons).toEqual(["enum_value_added", "enum_value_removed", "text_changed"]);
   });
 
   test("never throws on arbitrary JSON, and every finding is well formed", () => {

@@ -12,6 +12,8 @@ interface Expected {
   kind: string;
   reason: string;
   path: string;
+  info?: boolean;
+  unreferenced?: boolean;
 }
 
 interface Case {
@@ -44,8 +46,9 @@ function loadCases(): Case[] {
   return cases.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** A finding as a comparable line; order of findings never matters. */
-const line = (f: Expected): string => `${f.kind} ${f.reason} ${JSON.stringify(f.path)}`;
+/** A finding as a comparable line, with the flags the lock layer reads; order of findings never matters. */
+const line = (f: Expected): string =>
+  `${f.kind} ${f.reason} ${JSON.stringify(f.path)}${f.info === true ? " info" : ""}${f.unreferenced === true ? " unreferenced" : ""}`;
 
 const CASES = loadCases();
 
