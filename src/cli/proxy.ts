@@ -1,0 +1,277 @@
+/** The `proxy` command: checks that fail closed before anything starts, then one proxied session between this process's stdio and the server. */
+
+import { closeSync, constants, openSync, writeSync } from "node:fs";
+import { resolve } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { quote as shellQuote } from "shell-quote";
+import { type Bound, isTimeout, RunClock, timeoutText } from "../connect/bounds.js";
+import { boundedFetch, networkCause, originsOnly, printable } from "../connect/http.js";
+import { launchStdioServer } from "../connect/launch.js";
+import { BadMessageError, MessageTooLargeError } from "../connect/lines.js";
+import type { ProcessGroupTransport } from "../connect/process-group.js";
+import type { Redactor } from "../connect/redact.js";
+import { firstLine, readSession } from "../connect/session.js";
+import { explainStderr } from "../connect/stderr.js";
+import { describeTarget, type Target, targetSha256 } from "../connect/target.js";
+import { ConnectionError, InputFileError, UsageError } from "../errors.js";
+import { parseJsonStrict } from "../json/parse.js";
+import type { FailOn } from "../lock/engine.js";
+import { type Lockfile, parseLockDocument } from "../lock/format.js";
+import { readJsonFile, readTextIfExists } from "../lock/io.js";
+import { auditLine, eventLine, type ProxyEvent } from "../proxy/events.js";
+import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/fixes/index.js";
+import type { ReviewCommands } from "../proxy/guard.js";
+import { HttpLink } from "../proxy/http-link.js";
+import { selectLock } from "../proxy/lock-select.js";
+import { type GuardSetup, ProxySession } from "../proxy/session.js";
+import { neutralize } from "../report/neutralize.js";
+import { loadVerdictModules, lintOwnLaunch, type Output, redactorFor, resolveSource, type SourceFlags } from "./source.js";
+
+/** Flags of `mcp-lint proxy`, already checked for shape. Fix flags are null when not given. */
+export interface ProxyFlags extends SourceFlags {
+  lock: string | null;
+  server: string | null;
+  failOn: FailOn | null;
+  audit: string | null;
+  paging: boolean | null;
+  errors: boolean | null;
+  descriptions: string | null;
+}
+
+/** How long answers already owed may take after the client closes its input. */
+const CLIENT_GRACE_MS = 10_000;
+/** Longest server stderr line passed on; the rest of a longer one is cut. */
+const STDERR_LINE_CHARS = 4000;
+
+/**
+ * Run the proxy until either side goes away. Returns 0 when the client ended the session; a
+ * failure (the lock, the launch, a list that cannot be read whole, the server going away) is
+ * thrown as an McpLintError, so the CLI prints one line and exits 2.
+ */
+export async function runProxy(flags: ProxyFlags, output: Output): Promise<number> {
+  if (flags.from !== null) throw new UsageError("proxy serves a live server: give its command after -- or --url URL");
+  const target = resolveSource(flags, "mcp-lint proxy", { fromAllowed: false }) as Target;
+  const guarded = flags.lock !== null;
+  if (!guarded && flags.failOn !== null) throw new UsageError("--fail-on applies with --lock");
+  if (!guarded && flags.server !== null) throw new UsageError("--server applies with --lock");
+
+  // The modules a verdict needs load while the lock is read (a launched server could rewrite
+  // files on disk, so all of them load before it starts).
+  const loading = loadVerdictModules(true);
+  loading.catch(() => undefined);
+  // Everything that can fail closed does so before the server starts.
+  // Messages name the lock by its full path: the client starts the proxy in a folder of its choosing.
+  const lockPath = flags.lock === null ? null : resolve(flags.lock);
+  const lock = lockPath === null ? null : await loadLock(lockPath, flags.server, target);
+  const descriptions = flags.descriptions === null ? null : await loadDescriptions(flags.descriptions);
+  // A guard changes nothing it was not asked to: with --lock the fixes are off unless named.
+  const fixes: FixOptions = { paging: flags.paging ?? !guarded, errors: flags.errors ?? !guarded, descriptions };
+  const audit = flags.audit === null ? null : openAudit(flags.audit);
+  try {
+    const modules = await loading;
+    if (target.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
+    const redactor = redactorFor(target, output);
+    const review = reviewCommands(lockPath, target);
+    const report = (event: ProxyEvent) => {
+      output.err(`${redactor.text(eventLine(event, review.check))}\n`);
+      audit?.write(redactor.text(auditLine(event, new Date(), lockPath)));
+    };
+    return await serve(flags, target, lock, fixes, review, redactor, report, output);
+  } finally {
+    audit?.close();
+  }
+}
+
+async function serve(
+  flags: ProxyFlags,
+  target: Target,
+  lock: Lockfile | null,
+  fixes: FixOptions,
+  review: ReviewCommands,
+  redactor: Redactor,
+  report: (event: ProxyEvent) => void,
+  output: Output,
+): Promise<number> {
+  const where = describeTarget(target);
+  let server: Transport;
+  let stderrTail = () => "";
+  let exitOf: () => ProcessGroupTransport["exit"] = () => null;
+  let kind = (): "stdio" | "streamable-http" | "sse" => "stdio";
+  let oversize: Error | null = null;
+  if (target.kind === "stdio") {
+    for (const name of target.unset) output.err(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
+    const launched = launchStdioServer(target, stderrPassThrough(redactor, output));
+    server = launched.server.transport;
+    stderrTail = launched.server.stderrTail;
+    const transport = launched.server.transport;
+    exitOf = () => transport.exit;
+    try {
+      await launched.running;
+    } catch (error) {
+      await transport.close();
+      const code = (error as { code?: unknown } | null)?.code;
+      const why = code === "ENOENT" ? "the command was not found (is it installed and on PATH?)" : code === "EACCES" ? "the command is not executable" : redactor.text(firstLine(error));
+      throw new ConnectionError(`could not start ${where}: ${why}`);
+    }
+  } else {
+    let link: HttpLink | null = null;
+    const fetchImpl = await boundedFetch(target.url, (error) => {
+      oversize ??= error;
+      link?.onerror?.(error);
+      void link?.close();
+    });
+    link = new HttpLink(target, fetchImpl);
+    const httpLink = link;
+    server = link;
+    kind = () => httpLink.kind;
+  }
+
+  const failure = (error: unknown, step: string, bound: Bound): string => {
+    let text: string;
+    if (oversize !== null) text = oversize.message;
+    else if (error instanceof MessageTooLargeError) text = error.message;
+    else if (error instanceof BadMessageError) text = error.describe((value) => redactor.text(value));
+    else if (isTimeout(error)) text = timeoutText(step, bound, flags.deadlineMs);
+    else if (target.kind === "http") text = printable(redactor.text(networkCause(error, target.url) ?? originsOnly(firstLine(error))));
+    else text = redactor.text(firstLine(error));
+    const stderr = explainStderr(stderrTail(), redactor);
+    return stderr === "" ? text : `${text} (server stderr: ${stderr})`;
+  };
+  const guard: GuardSetup | null =
+    lock === null
+      ? null
+      : {
+          lock,
+          failOn: flags.failOn ?? "warning",
+          review,
+          read: (client) =>
+            readSession(client, {
+              where,
+              timeoutMs: flags.timeoutMs,
+              // --deadline bounds each whole read of the list (the session itself runs as long as the client wants).
+              clock: new RunClock(flags.deadlineMs),
+              transport: kind(),
+              commandSha256: targetSha256(target),
+              failure,
+            }),
+        };
+  const client = new StdioServerTransport(process.stdin, process.stdout);
+  const session = new ProxySession({
+    client,
+    server,
+    guard,
+    fixes,
+    report,
+    version: flags.version,
+    redact: (text) => redactor.text(text),
+    serverEnd: () => exitText(exitOf()),
+    onInitialized: (result) => {
+      if (typeof result.protocolVersion === "string") server.setProtocolVersion?.(result.protocolVersion);
+    },
+  });
+  // The SDK's stdio transport does not notice the client closing its end; the proxy must. Input
+  // ending lets answers already owed go out; output closing means nobody reads them.
+  const inputEnded = () => session.clientDone(CLIENT_GRACE_MS);
+  const clientGone = () => void session.close();
+  process.stdin.once("end", inputEnded);
+  process.stdin.once("close", inputEnded);
+  process.stdout.once("close", clientGone);
+  await session.start();
+  // The server is booting in its own process meanwhile; the client's first message waits in the pipe.
+  session.prepare();
+  const end = await session.ended;
+  process.stdin.off("end", inputEnded);
+  process.stdin.off("close", inputEnded);
+  process.stdout.off("close", clientGone);
+  if (end.by === "client") return 0;
+  if (end.by === "failed") {
+    const stderr = explainStderr(stderrTail(), redactor);
+    throw new ConnectionError(`${redactor.text(end.error.message)}${stderr === "" || end.error.message.includes("server stderr:") ? "" : ` (server stderr: ${stderr})`}`);
+  }
+  throw new ConnectionError(serverGone(where, exitOf(), end.error, stderrTail(), redactor));
+}
+
+/** How a launched server ended, or null while it runs (or for a remote one). */
+function exitText(exit: ProcessGroupTransport["exit"]): string | null {
+  if (exit === null) return null;
+  return exit.signal !== null ? `it was killed by ${exit.signal}` : `it exited with code ${exit.code}`;
+}
+
+/** Why the session ended from the server's side, in one line. */
+function serverGone(where: string, exit: ProcessGroupTransport["exit"], error: Error | null, tail: string, redactor: Redactor): string {
+  const how = exit === null ? "closed the connection" : exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  const cause = error === null ? "" : `: ${error instanceof BadMessageError ? error.describe((text) => redactor.text(text)) : redactor.text(firstLine(error))}`;
+  const stderr = explainStderr(tail, redactor);
+  return `${where} ${how} while the client was connected${cause}${stderr === "" ? "" : ` (server stderr: ${stderr})`}`;
+}
+
+/** Read and select the lock; every way it can be unusable is an error before anything starts. */
+async function loadLock(path: string, server: string | null, target: Target): Promise<Lockfile> {
+  const text = await readTextIfExists(path);
+  if (text === null) {
+    throw new InputFileError(`lock file ${path} does not exist; lock the server first (mcp-lint lock --lock ${shellQuote([path])} -- <server command>); the proxy serves nothing without it`);
+  }
+  return selectLock(parseLockDocument(parseJsonStrict(text, path), path), server, targetSha256(target), path);
+}
+
+async function loadDescriptions(path: string): Promise<Descriptions> {
+  return parseDescriptions(await readJsonFile(path, "--descriptions file"), path);
+}
+
+/** The commands a refusal names: never the server's arguments (they may hold secrets), only where they go. */
+function reviewCommands(lockPath: string | null, target: Target): ReviewCommands {
+  const lock = lockPath === null ? "" : ` --lock ${shellQuote([lockPath])}`;
+  const source = target.kind === "stdio" ? "-- <server command>" : "--url <server url>";
+  return { check: `mcp-lint lock --check${lock} ${source}`, accept: `mcp-lint lock --accept${lock} ${source}` };
+}
+
+/** An append-only audit file, opened before the server starts; never through a symbolic link. */
+interface AuditFile {
+  write(line: string): void;
+  close(): void;
+}
+
+function openAudit(path: string): AuditFile {
+  let fd: number;
+  try {
+    // O_NOFOLLOW refuses a link in the same call that opens the file, so no swap can slip in between.
+    const noFollow = constants.O_NOFOLLOW ?? 0;
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | noFollow, 0o600);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "ELOOP" || code === "EMLINK") throw new InputFileError(`refusing to write ${path}: it is a symbolic link; mcp-lint never writes through one, so give the real path`);
+    if (code === "EISDIR") throw new InputFileError(`cannot write ${path}: it is a folder`);
+    if (code === "ENOENT") throw new InputFileError(`cannot write ${path}: its folder does not exist`);
+    throw new InputFileError(`cannot write ${path}: ${typeof code === "string" ? code : firstLine(error)}`);
+  }
+  let open = true;
+  return {
+    write(line) {
+      if (!open) return;
+      try {
+        writeSync(fd, line);
+      } catch {
+        // A full disk must not take the session down; stderr still has every event.
+      }
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      closeSync(fd);
+    },
+  };
+}
+
+/** The server's stderr, passed on line by line, redacted and neutralized (clients keep it in their logs). */
+function stderrPassThrough(redactor: Redactor, output: Output): (chunk: string) => void {
+  let partial = "";
+  return (chunk) => {
+    const lines = (partial + chunk).split("\n");
+    partial = (lines.pop() as string).slice(0, STDERR_LINE_CHARS);
+    for (const line of lines) {
+      const shown = neutralize(redactor.text(line.replace(/\r$/, "").slice(0, STDERR_LINE_CHARS)));
+      if (shown !== "") output.err(`${shown}\n`);
+    }
+  };
+}

@@ -1,0 +1,319 @@
+/** The `wrap` and `unwrap` commands: put `mcp-lint proxy --lock` in front of every stdio server of client config files, locking each first, and take it out again. */
+
+import { access, mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { createTwoFilesPatch } from "diff";
+import { currentContext } from "../config/load.js";
+import { readConfigText } from "../config/readers/index.js";
+import type { ConfigServer } from "../config/types.js";
+import { KnownBadRefusal, McpLintError, UsageError } from "../errors.js";
+import { readRequiredText, writeFileSafely } from "../lock/io.js";
+import { EntryEditError } from "../proxy/wrap/edit.js";
+import { lockPathFor } from "../proxy/wrap/locks.js";
+import { HEADER_VARIABLE_PREFIX } from "../proxy/wrap/argv.js";
+import {
+  type RemoteCandidate,
+  type RemoteChoice,
+  type Skipped,
+  type UnwrappedEntry,
+  unwrapText,
+  type WrapCandidate,
+  type WrapChoice,
+  wrapCandidates,
+  wrapText,
+} from "../proxy/wrap/plan.js";
+import { makeRedactor } from "../connect/redact.js";
+import { resolveTarget } from "../connect/target.js";
+import { neutralize } from "../report/neutralize.js";
+import { runLock } from "./lock.js";
+import { lintOwnLaunch, type Output } from "./source.js";
+
+/** Flags of `mcp-lint wrap`. */
+export interface WrapFlags {
+  files: string[];
+  dryRun: boolean;
+  includeRemote: boolean;
+  lockDir: string | null;
+  /** Run the `mcp-lint` on the client's PATH instead of `npx -y mcp-lint@<version>`. */
+  installed: boolean;
+  knownBad: string | null;
+  timeoutMs: number;
+  startupTimeoutMs: number;
+  deadlineMs: number;
+  version: string;
+}
+
+/** Flags of `mcp-lint unwrap`. */
+export interface UnwrapFlags {
+  files: string[];
+  dryRun: boolean;
+}
+
+/** The suffix of the copy of a config file written before each edit. */
+export const BACKUP_SUFFIX = ".mcp-lint.bak";
+
+/**
+ * Wrap every stdio server of each file. A server without a lock is locked first (install lint's
+ * known-bad refusal and S8 apply, as for `lock`); one that cannot be locked is left as it is.
+ * Returns 0 when every server was wrapped or had nothing to wrap, 1 when a server was left
+ * unwrapped because it could not be locked, 2 (thrown) for a file that cannot be read or edited.
+ */
+export async function runWrap(flags: WrapFlags, output: Output): Promise<number> {
+  if (flags.files.length === 0) throw new UsageError("name the config files to wrap (mcp-lint check-config lists the ones it finds)");
+  const context = currentContext();
+  let exitCode = 0;
+  for (const file of flags.files) {
+    const path = resolve(file);
+    const shown = neutralize(path);
+    const text = await readRequiredText(path, "config file");
+    const document = readConfigText(text, path);
+    if (document.notes.includes("not_recognised")) throw new UsageError(`${shown} is not a client config file mcp-lint can read`);
+    const { candidates, remotes, skipped } = wrapCandidates(text, path, document, flags.includeRemote);
+    const choices: WrapChoice[] = [];
+    const unlocked = new Set<WrapCandidate>();
+    const unlockedRemote = new Set<RemoteCandidate>();
+    for (const candidate of candidates) {
+      const lock = lockPathFor(path, candidate.server, context, flags.lockDir);
+      if (!(await exists(lock))) unlocked.add(candidate);
+      const refused = await ensureLock(candidate, lock, flags, output);
+      if (refused === null) choices.push({ candidate, lock });
+      else {
+        skipped.push(refused);
+        exitCode = 1;
+      }
+    }
+    const remoteChoices: RemoteChoice[] = [];
+    for (const candidate of remotes) {
+      const lock = lockPathFor(path, candidate.server, context, flags.lockDir);
+      if (!(await exists(lock))) unlockedRemote.add(candidate);
+      const refused = await ensureRemoteLock(candidate, lock, flags, output);
+      if (refused === null) remoteChoices.push({ candidate, lock });
+      else {
+        skipped.push(refused);
+        exitCode = 1;
+      }
+    }
+    let result: ReturnType<typeof wrapText>;
+    try {
+      result = wrapText(text, path, document.syntax, choices, flags.version, flags.installed ? "installed" : "npx", remoteChoices);
+    } catch (error) {
+      if (error instanceof EntryEditError) throw new McpLintError(`could not wrap ${shown} safely: ${error.message}; it was left unchanged`);
+      throw error;
+    }
+    // Header values move into the new entries; a dry run shows them as [redacted].
+    const secrets = makeRedactor(remotes.flatMap((candidate) => candidate.headers.map(([, value]) => value)));
+    await finish(path, text, result.text, flags.dryRun, output, (line) => secrets.text(line));
+    for (const choice of result.wrapped) {
+      const fresh = unlocked.has(choice.candidate) && !choice.candidate.server.disabled ? (flags.dryRun ? ", to be written first" : ", written now") : "";
+      output.out(`${flags.dryRun ? "would wrap" : "wrapped"} ${describe(choice.candidate.server)} (lock ${neutralize(choice.lock)}${fresh})\n`);
+      for (const note of candidateNotes(choice.candidate)) output.out(`  note: ${note}\n`);
+    }
+    for (const choice of result.wrappedRemote) {
+      const fresh = unlockedRemote.has(choice.candidate) ? (flags.dryRun ? ", to be written first" : ", written now") : "";
+      output.out(`${flags.dryRun ? "would wrap" : "wrapped"} remote ${describe(choice.candidate.server)} (lock ${neutralize(choice.lock)}${fresh})\n`);
+    }
+    for (const entry of [...skipped, ...result.skipped]) output.out(`left ${describe(entry.server)} as it is: ${skipText(entry)}\n`);
+    if (result.skipped.length > 0) exitCode = Math.max(exitCode, 1);
+  }
+  return exitCode;
+}
+
+/** Unwrap every wrapped server of each file, restoring what `wrap` changed byte for byte. Locks are kept. */
+export async function runUnwrap(flags: UnwrapFlags, output: Output): Promise<number> {
+  if (flags.files.length === 0) throw new UsageError("name the config files to unwrap");
+  let exitCode = 0;
+  for (const file of flags.files) {
+    const path = resolve(file);
+    const shown = neutralize(path);
+    const text = await readRequiredText(path, "config file");
+    let result: { text: string; unwrapped: UnwrappedEntry[]; skipped: Skipped[] };
+    try {
+      result = unwrapText(text, path);
+    } catch (error) {
+      if (error instanceof EntryEditError) throw new McpLintError(`could not unwrap ${shown} safely: ${error.message}; it was left unchanged`);
+      throw error;
+    }
+    await finish(path, text, result.text, flags.dryRun, output);
+    for (const entry of result.unwrapped) output.out(`${flags.dryRun ? "would unwrap" : "unwrapped"} ${describe(entry.server)}\n`);
+    for (const entry of result.skipped) output.out(`left ${describe(entry.server)} as it is: ${skipText(entry)}\n`);
+    if (result.unwrapped.length === 0 && result.skipped.length === 0) output.out(`${shown}: nothing is wrapped\n`);
+    if (result.skipped.length > 0) exitCode = 1;
+  }
+  return exitCode;
+}
+
+/**
+ * Make sure a server has a lock: an existing one is kept (and judged by the proxy at each start);
+ * a missing one is written by `lock`. Null when the server can be wrapped; otherwise why not.
+ */
+async function ensureLock(candidate: WrapCandidate, lock: string, flags: WrapFlags, output: Output): Promise<Skipped | null> {
+  const server = candidate.server;
+  // A known-bad release is never wrapped (a dry run says so too): remove it from the config instead.
+  try {
+    await lintOwnLaunch(candidate.argv, flags.knownBad, await import("../install/index.js"), output, { print: false });
+  } catch (error) {
+    if (error instanceof KnownBadRefusal) return { server, reason: "not_editable", detail: "it launches a known-bad release (see above); remove it from the config" };
+    throw error;
+  }
+  if (await exists(lock)) return null;
+  if (candidate.variables) {
+    return {
+      server,
+      reason: "variables",
+      detail: `its launch uses client variables (\${...}) that the client fills in at start, so a lock written here would not match; lock the launch as the client runs it (mcp-lint lock --lock ${neutralize(lock)} -- <command with the variables filled in>), then wrap again`,
+    };
+  }
+  // A disabled server is wrapped without starting it; the proxy refuses to start it until it is locked.
+  if (server.disabled || flags.dryRun) return null;
+  await mkdir(dirname(lock), { recursive: true });
+  output.err(`mcp-lint: locking ${describe(server)} (${neutralize(lock)})\n`);
+  const sub: Output = { out: output.err, err: output.err };
+  try {
+    const code = await runLock(
+      {
+        lock,
+        from: null,
+        check: false,
+        accept: false,
+        failOn: "warning",
+        json: null,
+        passEnv: [],
+        timeoutMs: flags.timeoutMs,
+        startupTimeoutMs: flags.startupTimeoutMs,
+        deadlineMs: flags.deadlineMs,
+        command: candidate.argv,
+        url: null,
+        headers: [],
+        headerEnv: [],
+        knownBad: flags.knownBad,
+        version: flags.version,
+      },
+      sub,
+    );
+    if (code !== 0) return { server, reason: "not_editable", detail: "lock refused to record it (see above)" };
+    return null;
+  } catch (error) {
+    if (error instanceof KnownBadRefusal) return { server, reason: "not_editable", detail: "it launches a known-bad release (see above)" };
+    if (error instanceof McpLintError) {
+      const redact = sub.redact ?? ((value: string) => value);
+      return { server, reason: "not_editable", detail: `it could not be locked: ${neutralize(redact(error.message))}` };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The same for a remote entry: its header values are handed to `lock` through variables of this
+ * process for the one run (the values never reach the command line), then removed again.
+ */
+async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags: WrapFlags, output: Output): Promise<Skipped | null> {
+  const server = candidate.server;
+  const headerEnv = candidate.headers.map(([name], index) => `${name}=${HEADER_VARIABLE_PREFIX}${index + 1}`);
+  const values = Object.fromEntries(candidate.headers.map(([, value], index) => [`${HEADER_VARIABLE_PREFIX}${index + 1}`, value]));
+  // The proxy will check the same things at each start; a refusal now beats a server that never starts.
+  try {
+    resolveTarget({ command: [], url: candidate.url, headers: [], headerEnv, passEnv: [] }, values);
+  } catch (error) {
+    if (error instanceof UsageError) return { server, reason: "not_editable", detail: `the proxy could not connect to it as written: ${neutralize(error.message)}` };
+    throw error;
+  }
+  if (await exists(lock)) return null;
+  if ([candidate.url, ...Object.values(values)].some((value) => value.includes("${"))) {
+    return { server, reason: "variables", detail: `its URL or headers use client variables (\${...}); lock it as the client connects (mcp-lint lock --lock ${neutralize(lock)} --url ...), then wrap again` };
+  }
+  if (server.disabled || flags.dryRun) return null;
+  await mkdir(dirname(lock), { recursive: true });
+  output.err(`mcp-lint: locking remote ${describe(server)} (${neutralize(lock)})\n`);
+  const sub: Output = { out: output.err, err: output.err };
+  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, values);
+  try {
+    const code = await runLock(
+      {
+        lock,
+        from: null,
+        check: false,
+        accept: false,
+        failOn: "warning",
+        json: null,
+        passEnv: [],
+        timeoutMs: flags.timeoutMs,
+        startupTimeoutMs: flags.startupTimeoutMs,
+        deadlineMs: flags.deadlineMs,
+        command: [],
+        url: candidate.url,
+        headers: [],
+        headerEnv,
+        knownBad: flags.knownBad,
+        version: flags.version,
+      },
+      sub,
+    );
+    return code === 0 ? null : { server, reason: "not_editable", detail: "lock refused to record it (see above)" };
+  } catch (error) {
+    if (error instanceof McpLintError) {
+      const redact = sub.redact ?? ((value: string) => value);
+      return { server, reason: "not_editable", detail: `it could not be locked: ${neutralize(redact(error.message))}` };
+    }
+    throw error;
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** Print the diff (dry run), or back the file up and write the new text. */
+async function finish(path: string, before: string, after: string, dryRun: boolean, output: Output, redact: (line: string) => string = (line) => line): Promise<void> {
+  if (after === before) return;
+  if (dryRun) {
+    // Only the changed lines: the rest of a config can hold values (tokens in env) that need not be shown.
+    const patch = createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 0 });
+    output.out(patch.split("\n").map((line) => neutralize(redact(line))).join("\n"));
+    return;
+  }
+  await writeFileSafely(`${path}${BACKUP_SUFFIX}`, before);
+  await writeFileSafely(path, after);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describe(server: ConfigServer): string {
+  const scope = server.scope === null ? "" : ` (${neutralize(server.scope)})`;
+  return `server ${JSON.stringify(neutralize(server.name))}${scope}`;
+}
+
+function candidateNotes(candidate: WrapCandidate): string[] {
+  const notes: string[] = [];
+  if (candidate.server.disabled) notes.push("it is disabled and was not started, so it has no lock yet; lock it before enabling it, or the proxy will refuse to start it");
+  if (candidate.envFile) notes.push("its envFile variables are not passed to the server by the proxy; add --pass-env NAME to its args for each one it needs");
+  if (candidate.badEnvNames.length > 0) notes.push(`env names that are not variable names are not passed on: ${candidate.badEnvNames.map((name) => JSON.stringify(neutralize(name))).join(", ")}`);
+  return notes;
+}
+
+function skipText(entry: Skipped): string {
+  switch (entry.reason) {
+    case "already_wrapped":
+      return "already wrapped";
+    case "remote":
+      return entry.detail ?? "a remote server (add --include-remote to wrap it)";
+    case "not_launched":
+      return "the client does not launch it (built in or an extension)";
+    case "shell_command":
+      return "its command is one string with spaces; split it into command and args first";
+    case "unreadable":
+      return `its entry could not be read (${entry.detail ?? "unknown"})`;
+    case "variables":
+      return entry.detail ?? "its launch uses client variables";
+    case "not_editable":
+      return entry.detail ?? "it could not be edited";
+  }
+}

@@ -1,0 +1,159 @@
+/** The guard's decision: which tools and which instructions the proxy serves, as a pure function of the lock and the live list. */
+
+import { jsonEqual } from "../json/equal.js";
+import { HIDDEN_SEVERITY } from "../lint/hidden.js";
+import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/index.js";
+import { compareSnapshot, type FailOn } from "../lock/engine.js";
+import type { Lockfile } from "../lock/format.js";
+import { type Change, type Severity, severityRank } from "../lock/kinds.js";
+import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
+
+/** Why a tool is withheld. */
+export type WithholdReason = "changed" | "not_in_lock" | "duplicate" | "hidden_text";
+
+/** One withheld tool: the change kinds (and `S8 <kind>` for hidden text) that withheld it. */
+export interface Withheld {
+  tool: string;
+  reasons: WithholdReason[];
+  kinds: string[];
+  severity: Severity;
+}
+
+/** What the client is told as `instructions`: as sent, the locked text instead, or nothing. */
+export interface InstructionsVerdict {
+  text: string | null;
+  served: "as_sent" | "locked" | "none";
+  /** Why the server's text was not served (change kinds, `S8 <kind>`); empty when it was. */
+  kinds: string[];
+}
+
+/** The outcome of one comparison. */
+export interface GuardVerdict {
+  changes: Change[];
+  /** Tools served, with their live definitions, in the server's order. */
+  tools: JsonObject[];
+  /** Names served, for judging calls. */
+  served: ReadonlySet<string>;
+  withheld: ReadonlyMap<string, Withheld>;
+  instructions: InstructionsVerdict;
+  /** Tools the server listed. */
+  listed: number;
+}
+
+/** Error-level hidden text (S8) in each locked tool, as `S8 <kind>` entries; see prepareGuard. */
+export type LockedHiddenText = ReadonlyMap<string, string[]>;
+
+/**
+ * Scan every locked definition for error-level hidden text once, ahead of time (the proxy does it
+ * while the server starts), so judging a served tool that equals its locked definition costs a
+ * comparison instead of a scan.
+ */
+export function prepareGuard(lock: Lockfile): LockedHiddenText {
+  const found = new Map<string, string[]>();
+  let index = 0;
+  for (const [name, entry] of lock.tools) found.set(name, hiddenErrors(entry.definition, index++));
+  return found;
+}
+
+/**
+ * The kinds of hidden text S8 rates an error are characters outside printable ASCII (TAG and bidi
+ * controls). A definition whose JSON text is printable ASCII cannot hold them, so the full scan is
+ * skipped for it (most tool lists, and a whole list in a millisecond). Should S8 ever rate another
+ * kind an error, the shortcut turns itself off.
+ */
+const ERRORS_ARE_NON_ASCII = Object.entries(HIDDEN_SEVERITY).every(([kind, severity]) => severity !== "error" || kind === "tag" || kind === "bidi");
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+function hiddenErrors(tool: JsonObject, index: number): string[] {
+  // JSON.stringify escapes control characters, so plain text stays printable ASCII.
+  if (ERRORS_ARE_NON_ASCII && PRINTABLE_ASCII.test(JSON.stringify(tool))) return [];
+  return scanToolHiddenText(tool, index)
+    .filter((finding) => finding.severity === "error")
+    .map((finding) => `S8 ${String(finding.args.kind)}`);
+}
+
+/**
+ * Compare the live list with the lock (the engine `lock --check` uses) and decide. A tool is
+ * withheld when it is not in the lock, when any change to it is at or above `failOn`, when its
+ * name is served twice, or when S8 finds error-level hidden text in any of its strings (even if
+ * the lock holds it). Instructions changed at error level are replaced by the locked text;
+ * instructions with error-level hidden text are replaced too, or dropped when the locked text has
+ * it as well.
+ */
+export function judge(lock: Lockfile, snapshot: ServerSnapshot, failOn: FailOn, prepared: LockedHiddenText | null = null): GuardVerdict {
+  const changes = compareSnapshot(snapshot, lock);
+  const floor = failOn === "never" ? Number.POSITIVE_INFINITY : severityRank(failOn);
+  const withheld = new Map<string, Withheld>();
+  const hold = (tool: string, reason: WithholdReason, kind: string, severity: Severity) => {
+    const entry = withheld.get(tool) ?? { tool, reasons: [], kinds: [], severity };
+    if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
+    if (!entry.kinds.includes(kind)) entry.kinds.push(kind);
+    if (severityRank(severity) > severityRank(entry.severity)) entry.severity = severity;
+    withheld.set(tool, entry);
+  };
+
+  // Only changes about a served tool decide what is withheld; server-level changes (and any
+  // section a newer lock format adds) are reported, never a reason to cut a tool.
+  const listedNames = new Set(snapshot.tools.map((tool) => tool.name as string));
+  for (const change of changes) {
+    if (change.tool === null || !listedNames.has(change.tool)) continue;
+    if (change.kind === "tool_added") hold(change.tool, "not_in_lock", change.kind, change.severity);
+    else if (change.kind === "duplicate_tool") hold(change.tool, "duplicate", change.kind, change.severity);
+    else if (severityRank(change.severity) >= floor) hold(change.tool, "changed", change.kind, change.severity);
+  }
+  snapshot.tools.forEach((tool, index) => {
+    const name = tool.name as string;
+    const locked = lock.tools.get(name);
+    const known = prepared?.get(name);
+    const kinds = known !== undefined && locked !== undefined && jsonEqual(locked.definition, tool) ? known : hiddenErrors(tool, index);
+    for (const kind of kinds) hold(name, "hidden_text", kind, "error");
+  });
+
+  const tools = snapshot.tools.filter((tool) => !withheld.has(tool.name as string));
+  return {
+    changes,
+    tools,
+    served: new Set(tools.map((tool) => tool.name as string)),
+    withheld,
+    instructions: decideInstructions(lock, snapshot, changes),
+    listed: snapshot.tools.length,
+  };
+}
+
+function decideInstructions(lock: Lockfile, snapshot: ServerSnapshot, changes: readonly Change[]): InstructionsVerdict {
+  const live = snapshot.instructions.known ? snapshot.instructions.text : null;
+  const locked = lock.instructions.known ? lock.instructions.text : null;
+  const hiddenIn = (text: string | null) =>
+    scanInstructionsHiddenText(text)
+      .filter((finding) => finding.severity === "error")
+      .map((finding) => `S8 ${String(finding.args.kind)}`);
+  const kinds = changes.filter((change) => change.tool === null && change.kind === "instructions_changed" && change.severity === "error").map((change) => change.kind);
+  const hidden = hiddenIn(live);
+  if (kinds.length === 0 && hidden.length === 0) return { text: live, served: "as_sent", kinds: [] };
+  const why = [...new Set([...kinds, ...hidden])];
+  // The approved text, unless it carries hidden text itself (a lock written before S8 existed).
+  if (locked !== null && hiddenIn(locked).length === 0) return { text: locked, served: "locked", kinds: why };
+  return { text: null, served: "none", kinds: why };
+}
+
+/** The text a withheld tool's caller gets: the tool, why, and the commands to review and approve. */
+export function withheldCallText(entry: Withheld, review: ReviewCommands): string {
+  const reason = entry.reasons.includes("not_in_lock")
+    ? "it is not in the lock (a new tool)"
+    : entry.reasons.includes("duplicate")
+      ? "the server lists more than one tool with this name"
+      : entry.reasons.includes("hidden_text") && entry.reasons.length === 1
+        ? "its definition contains hidden text"
+        : "it changed since it was locked";
+  return (
+    `mcp-lint withheld the tool ${JSON.stringify(entry.tool)}: ${reason} (${entry.kinds.join(", ")}). ` +
+    `The call was not sent to the server. Review the change with: ${review.check} ` +
+    `and, once reviewed, approve it with: ${review.accept}`
+  );
+}
+
+/** The review and approve commands named in refusals and on stderr (never with the server's arguments). */
+export interface ReviewCommands {
+  check: string;
+  accept: string;
+}

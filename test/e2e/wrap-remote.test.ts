@@ -1,0 +1,48 @@
+// wrap --include-remote: a remote server in a JSON config becomes `mcp-lint proxy --url` with its
+// header values moved into the entry's env; launched as the client would, the proxy reaches the
+// server over Streamable HTTP under the lock; unwrap restores the entry byte for byte.
+import { readFileSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startHttpFixture, stopAllHttpFixtures } from "../fixtures/servers/live/harness.js";
+import { connectProxy, fakeNpx, version } from "../fixtures/servers/proxy/harness.js";
+import { runCli, tempDir } from "./helpers.js";
+
+afterEach(stopAllHttpFixtures);
+
+describe.skipIf(process.platform === "win32")("wrap --include-remote", () => {
+  it("wraps a remote entry into the proxy with --url, which serves it under the lock, and unwraps it exactly", async () => {
+    const token = "tok-remote-4c1f9e27";
+    const server = await startHttpFixture(["--auth", token]);
+    const dir = tempDir();
+    const config = join(dir, ".mcp.json");
+    const original = `{\n  // a remote server\n  "mcpServers": {\n    "weather": { "type": "http", "url": "${server.url}", "headers": { "Authorization": "Bearer ${token}" } }\n  }\n}\n`;
+    writeFileSync(config, original);
+
+    const locks = join(dir, "locks");
+    const wrapped = await runCli(["wrap", config, "--include-remote", "--lock-dir", locks], { cwd: dir });
+    expect(wrapped.stderr).not.toContain(token);
+    expect(wrapped.code).toBe(0);
+    const lock = join(locks, "claude-code", "weather.lock");
+    expect(wrapped.stdout).toBe(`wrapped remote server "weather" (lock ${lock}, written now)\n`);
+    expect(readFileSync(lock, "utf8")).not.toContain(token);
+
+    const text = readFileSync(config, "utf8");
+    expect(text).toContain("// a remote server");
+    const entry = (JSON.parse(text.replace("  // a remote server\n", "")) as { mcpServers: { weather: { type: string; command: string; args: string[]; env: Record<string, string> } } }).mcpServers.weather;
+    expect(entry.type).toBe("stdio");
+    expect(entry.args).toEqual(["-y", `mcp-lint@${version}`, "proxy", "--header-env", "Authorization=MCP_LINT_HEADER_1", "--lock", lock, "--url", server.url]);
+    expect(entry.env.MCP_LINT_HEADER_1).toBe(`Bearer ${token}`);
+
+    // Launched as the client does: the entry's command and args, with its env.
+    const bin = fakeNpx(dir);
+    const proxied = await connectProxy([], { cwd: dir, argv: [entry.command, ...entry.args], env: { ...entry.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } });
+    expect((await proxied.client.listTools()).tools.map((tool) => tool.name)).toEqual(["get_weather", "get_time"]);
+    expect(await proxied.close()).toBe(0);
+    expect(proxied.stderr()).toContain("2 tools listed, 2 served, 0 withheld");
+    expect(proxied.stderr()).not.toContain(token);
+
+    expect((await runCli(["unwrap", config], { cwd: dir })).stdout).toBe('unwrapped server "weather"\n');
+    expect(readFileSync(config, "utf8")).toBe(original);
+  });
+});

@@ -1,0 +1,107 @@
+// wrap then unwrap restores every supported config format byte for byte, keeps comments and
+// formatting, writes a backup first, never wraps twice, and leaves remote and known-bad servers alone.
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repo, runCli, tempDir } from "./helpers.js";
+
+const configs = join(repo, "test/fixtures/config");
+const extra = join(repo, "test/fixtures/wrap");
+
+function filesUnder(root: string): string[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .map((name) => join(root, name))
+    .filter((path) => statSync(path).isFile());
+}
+
+// Every fixture the config readers read, except the one that is not valid on purpose.
+const cases = [...filesUnder(configs), ...filesUnder(extra)].filter((path) => !path.endsWith("broken.json"));
+
+describe("wrap and unwrap", () => {
+  it.each(cases.map((path) => [relative(repo, path), path]))("%s: wrap, then unwrap, gives back the same bytes", async (_name, source) => {
+    const dir = tempDir();
+    const file = join(dir, "config", relative(repo, source));
+    mkdirSync(dirname(file), { recursive: true });
+    cpSync(source, file);
+    const original = readFileSync(file);
+    const locks = join(dir, "locks");
+
+    // Locks that exist already are kept, so no server is started: create the ones wrap would write.
+    const planned = await runCli(["wrap", file, "--dry-run", "--lock-dir", locks], { cwd: dir });
+    // 1 when a server must be left alone: it launches a known-bad release, or its launch uses
+    // client variables and has no lock yet.
+    expect(planned.code).toBe(/known-bad|client variables/.test(planned.stdout) ? 1 : 0);
+    expect(readFileSync(file).equals(original)).toBe(true);
+    const lockPaths = [...planned.stdout.matchAll(/would wrap .* \(lock (.*?)(?:, to be written first)?\)$/gm)].map((match) => match[1] as string);
+    for (const lock of lockPaths) {
+      mkdirSync(dirname(lock), { recursive: true });
+      writeFileSync(lock, "{}\n");
+    }
+
+    const wrapped = await runCli(["wrap", file, "--lock-dir", locks], { cwd: dir });
+    expect(wrapped.stderr).not.toContain("mcp-lint: locking");
+    const after = readFileSync(file, "utf8");
+    const wrappedCount = (wrapped.stdout.match(/^wrapped /gm) ?? []).length;
+    if (process.env.DEBUG_WRAP) console.log(planned.stdout, wrapped.stdout, wrapped.stderr);
+    if (wrappedCount > 0) expect(readFileSync(`${file}.mcp-lint.bak`).equals(original)).toBe(true);
+    expect(wrappedCount).toBe(lockPaths.length);
+    if (wrappedCount > 0) {
+      expect(after).not.toBe(original.toString("utf8"));
+      expect(after.split("mcp-lint@0.1.0").length - 1).toBe(wrappedCount);
+    }
+
+    // Never twice: a second wrap changes nothing and says so.
+    const again = await runCli(["wrap", file, "--lock-dir", locks], { cwd: dir });
+    expect(readFileSync(file, "utf8")).toBe(after);
+    expect((again.stdout.match(/already wrapped/g) ?? []).length).toBe(wrappedCount);
+
+    const unwrapped = await runCli(["unwrap", file], { cwd: dir });
+    expect(unwrapped.code).toBe(0);
+    expect((unwrapped.stdout.match(/^unwrapped /gm) ?? []).length).toBe(wrappedCount);
+    expect(readFileSync(file).equals(original)).toBe(true);
+  });
+
+  it("keeps comments and layout, passes the entry's env names on, and leaves remote and known-bad servers alone", async () => {
+    const dir = tempDir();
+    const file = join(dir, "mcp.json");
+    cpSync(join(configs, "vscode/.vscode/mcp.json"), file);
+    const locks = join(dir, "locks");
+    for (const name of ["filesystem", "picked", "image"]) {
+      mkdirSync(join(locks, "vscode"), { recursive: true });
+      writeFileSync(join(locks, "vscode", `${name}.lock`), "{}\n");
+    }
+    const result = await runCli(["wrap", file, "--lock-dir", locks], { cwd: dir });
+    expect(result.code).toBe(0);
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain("// Local filesystem server, floating version");
+    expect(text).toContain('"password": true, // stored as a secret');
+    expect(text).toContain(
+      `"args": ["-y", "mcp-lint@0.1.0", "proxy", "--pass-env", "DEBUG", "--lock", ${JSON.stringify(join(locks, "vscode", "filesystem.lock"))}, "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "\${workspaceFolder}"],`,
+    );
+    expect(result.stdout).toContain('left server "github" as it is: a remote server (add --include-remote to wrap it)');
+
+    const desktop = join(dir, "claude_desktop_config.json");
+    cpSync(join(configs, "claude-desktop/claude_desktop_config.json"), desktop);
+    const before = readFileSync(desktop, "utf8");
+    const dry = await runCli(["wrap", desktop, "--dry-run", "--lock-dir", locks], { cwd: dir });
+    expect(dry.stdout).toContain('left server "mail" as it is: it launches a known-bad release');
+    expect(dry.stderr).toContain("refusing to launch the server");
+    expect(readFileSync(desktop, "utf8")).toBe(before);
+  });
+
+  it("refuses a config that is a symbolic link and leaves its target alone", async () => {
+    const dir = tempDir();
+    const real = join(dir, "real.json");
+    cpSync(join(configs, "claude-desktop-trailing/claude_desktop_config.json"), real);
+    const link = join(dir, "claude_desktop_config.json");
+    const { symlinkSync } = await import("node:fs");
+    symlinkSync(real, link);
+    mkdirSync(join(dir, "locks", "claude-desktop"), { recursive: true });
+    writeFileSync(join(dir, "locks", "claude-desktop", "time.lock"), "{}\n");
+    const before = readFileSync(real, "utf8");
+    const result = await runCli(["wrap", link, "--lock-dir", join(dir, "locks")], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("symbolic link");
+    expect(readFileSync(real, "utf8")).toBe(before);
+  });
+});
