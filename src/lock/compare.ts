@@ -260,11 +260,12 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
       changes.push(change("schema_widened", tool, findingArgs(finding), undefined, path));
       widened.add(path);
     } else if (finding.kind === "text") {
-      changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, path));
+      if (finding.reason !== "name_added") changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, path));
     } else {
       structural.push(finding);
     }
   }
+  changes.push(...newNames(tool, "/inputSchema", findings));
   // The analyzer normalizes equivalent rewrites and reorders; no finding means no change to report. A path
   // already reported as a widening is not repeated as a structural change.
   changes.push(...structuralChanges(tool, "/inputSchema", structural, widened, before, after));
@@ -303,11 +304,12 @@ function compareOutputSchema(tool: string, before: unknown, after: unknown): Cha
   const other: SchemaFinding[] = [];
   for (const finding of findings) {
     if (finding.kind === "text") {
-      changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, `/outputSchema${finding.path}`));
+      if (finding.reason !== "name_added") changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, `/outputSchema${finding.path}`));
     } else {
       other.push(finding);
     }
   }
+  changes.push(...newNames(tool, "/outputSchema", findings));
   const presence = before === undefined ? "added" : after === undefined ? "removed" : null;
   if (presence !== null || other.length > 0) {
     const reason = presence ?? (other.some((finding) => finding.kind === "widened") ? "widened" : "changed");
@@ -317,6 +319,17 @@ function compareOutputSchema(tool: string, before: unknown, after: unknown): Cha
     changes.push(change("output_schema_changed", tool, { reason, paths, before, after }, severity, "/outputSchema"));
   }
   return changes;
+}
+
+/**
+ * New `$defs`/`definitions` names are text the model reads, but a schema that gains twenty
+ * definitions is one change, not twenty: one `schema_text_changed` per schema, listing the names.
+ */
+function newNames(tool: string, root: string, findings: readonly SchemaFinding[]): Change[] {
+  const paths = [...new Set(findings.filter((finding) => finding.reason === "name_added").map((finding) => `${root}${finding.path}`))];
+  if (paths.length === 0) return [];
+  if (paths.length === 1) return [change("schema_text_changed", tool, { reason: "name_added" }, undefined, paths[0])];
+  return [change("schema_text_changed", tool, { reason: "names_added", paths }, undefined, root)];
 }
 
 function findingArgs(finding: SchemaFinding): Change["args"] {

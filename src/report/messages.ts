@@ -118,8 +118,12 @@ export function changeMessage(change: Change): string {
       return `text at ${at(change.path)} changed: ${describeTextEdit(args.before, args.after)}`;
     case "schema_widened":
       return `input schema accepts or asks for more at ${at(change.path)}: ${schemaReason(change)}`;
-    case "schema_changed":
-      return `input schema changed structurally at ${uniquePaths(args.paths ?? [change.path ?? ""]).map(at).join(", ")}; review the diff`;
+    case "schema_changed": {
+      const where = uniquePaths(args.paths ?? [change.path ?? ""]).map(at).join(", ");
+      if (args.reason === "dialect_uri_changed") return `$schema URI changed at ${where}, but no keyword changes meaning`;
+      if (args.reason === "unreferenced_definition") return `definitions nothing references changed at ${where}; they do not affect what the tool accepts`;
+      return `input schema changed structurally at ${where}; review the diff`;
+    }
     case "output_schema_changed": {
       const how = args.reason === "added" ? "added" : args.reason === "removed" ? "removed" : args.reason === "widened" ? "widened" : "changed";
       const where = args.paths && args.paths.length > 0 ? ` at ${uniquePaths(args.paths).map(at).join(", ")}` : "";
