@@ -3,6 +3,7 @@
 import { canonicalize } from "../json/canonical.js";
 import { type SchemaFinding, compareSchemas } from "../schema/index.js";
 import { jsonEqual } from "../json/equal.js";
+import { escapePointer, valueAtPointer } from "../json/value.js";
 import { compareEntrySections } from "./compare-entries.js";
 import { type LockedEntry, type Lockfile, LOCKFILE_VERSION_SERVERS } from "./format.js";
 import type { Change, ChangeKind, Severity } from "./kinds.js";
@@ -197,21 +198,21 @@ export function compareDefinitions(tool: string, before: JsonObject, after: Json
   const field = (key: string) => [ownField(before, key), ownField(after, key)] as const;
 
   const [oldDescription, newDescription] = field("description");
-  if (!sameJson(oldDescription, newDescription)) {
+  if (!jsonEqual(oldDescription, newDescription)) {
     changes.push(change("description_changed", tool, { before: oldDescription, after: newDescription }, undefined, "/description"));
   }
   const [oldTitle, newTitle] = field("title");
-  if (!sameJson(oldTitle, newTitle)) {
+  if (!jsonEqual(oldTitle, newTitle)) {
     changes.push(change("title_changed", tool, { before: oldTitle, after: newTitle }, undefined, "/title"));
   }
 
   const [oldInput, newInput] = field("inputSchema");
-  if (!sameJson(oldInput, newInput)) changes.push(...compareInputSchema(tool, oldInput, newInput));
+  if (!jsonEqual(oldInput, newInput)) changes.push(...compareInputSchema(tool, oldInput, newInput));
   const [oldOutput, newOutput] = field("outputSchema");
-  if (!sameJson(oldOutput, newOutput)) changes.push(...compareOutputSchema(tool, oldOutput, newOutput));
+  if (!jsonEqual(oldOutput, newOutput)) changes.push(...compareOutputSchema(tool, oldOutput, newOutput));
 
   const [oldAnnotations, newAnnotations] = field("annotations");
-  if (!sameJson(oldAnnotations, newAnnotations)) {
+  if (!jsonEqual(oldAnnotations, newAnnotations)) {
     changes.push(...compareAnnotations(tool, oldAnnotations, newAnnotations));
   }
 
@@ -220,8 +221,8 @@ export function compareDefinitions(tool: string, before: JsonObject, after: Json
   for (const key of [...keys].sort()) {
     if (HANDLED_FIELDS.has(key)) continue;
     const [oldValue, newValue] = field(key);
-    if (sameJson(oldValue, newValue)) continue;
-    if (key === "execution" && sameJson(executionWithDefaults(oldValue), executionWithDefaults(newValue))) continue;
+    if (jsonEqual(oldValue, newValue)) continue;
+    if (key === "execution" && jsonEqual(executionWithDefaults(oldValue), executionWithDefaults(newValue))) continue;
     if (META_FIELDS.has(key)) {
       changes.push(change("meta_changed", tool, { fields: [key], before: oldValue, after: newValue }, undefined, `/${escapePointer(key)}`));
     } else {
@@ -364,7 +365,7 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
   const explained = new Set<string>();
   const oldTitle = ownField(oldAnnotations, "title");
   const newTitle = ownField(newAnnotations, "title");
-  if (!sameJson(oldTitle, newTitle)) {
+  if (!jsonEqual(oldTitle, newTitle)) {
     explained.add("title");
     changes.push(change("annotations_changed", tool, { reason: "title", before: oldTitle, after: newTitle }, "error", "/annotations/title"));
   }
@@ -372,7 +373,7 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
     const oldValue = ownField(oldAnnotations, hint);
     const newValue = ownField(newAnnotations, hint);
     explained.add(hint);
-    if (sameJson(oldValue, newValue)) continue;
+    if (jsonEqual(oldValue, newValue)) continue;
     const oldTruthy = oldValue === undefined ? absent : Boolean(oldValue);
     const newTruthy = newValue === undefined ? absent : Boolean(newValue);
     // Same meaning to a host (absent vs its default, false vs null, true vs 1): not a change.
@@ -383,7 +384,7 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
     );
   }
   const rest = [...new Set([...Object.keys(oldAnnotations), ...Object.keys(newAnnotations)])]
-    .filter((key) => !explained.has(key) && !sameJson(ownField(oldAnnotations, key), ownField(newAnnotations, key)))
+    .filter((key) => !explained.has(key) && !jsonEqual(ownField(oldAnnotations, key), ownField(newAnnotations, key)))
     .sort();
   // An annotations value that is not an object (absent aside) cannot be read as hints at all.
   const malformed = (value: unknown) => value !== undefined && !isJsonObject(value);
@@ -424,32 +425,4 @@ function compareServer(lock: Lockfile, snapshot: ServerSnapshot): Change[] {
     changes.push(change("server_changed", null, { reason: "command" }));
   }
   return changes;
-}
-
-/** Deep equality of two JSON values (either may be absent), key order ignored. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return jsonEqual(a, b);
-}
-
-/** RFC 6901 escaping of one pointer segment. */
-export function escapePointer(segment: string): string {
-  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-/** The value at a JSON Pointer, or undefined when the path does not exist. */
-export function valueAtPointer(root: unknown, pointer: string): unknown {
-  if (pointer === "") return root;
-  let current: unknown = root;
-  for (const raw of pointer.slice(1).split("/")) {
-    const segment = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (Array.isArray(current)) {
-      const index = Number(segment);
-      current = Number.isInteger(index) ? current[index] : undefined;
-    } else if (isJsonObject(current)) {
-      current = ownField(current, segment);
-    } else {
-      return undefined;
-    }
-  }
-  return current;
 }

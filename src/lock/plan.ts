@@ -1,7 +1,8 @@
 /** Decide what one server's part of a lock becomes: ignores applied, changes accepted one tool at a time, partial refreshes. Pure. */
 
 import { canonicalSha256 } from "../json/canonical.js";
-import { duplicateNames, valueAtPointer } from "./compare.js";
+import { valueAtPointer } from "../json/value.js";
+import { duplicateNames } from "./compare.js";
 import { compareSnapshot } from "./engine.js";
 import { buildLockfile, type IgnoreRule, type Lockfile } from "./format.js";
 import type { Change } from "./kinds.js";

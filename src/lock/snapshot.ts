@@ -1,11 +1,12 @@
 /** What one run saw of a server: its tools as sent, its instructions and who it is. Pure. */
 
 import { ToolListError } from "../errors.js";
+import { isJsonObject, type JsonObject, ownField } from "../json/value.js";
 import { maxDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH } from "../limits.js";
 
-/** A JSON object as parsed: own keys only, values unknown. */
-export type JsonObject = { [key: string]: unknown };
+/** Parsed JSON is read through the shared helpers (own keys only, so `__proto__` stays data). */
+export { isJsonObject, type JsonObject, ownField } from "../json/value.js";
 
 /** The server's instructions: known (possibly absent) or not known by this run. */
 export type Instructions = { known: true; text: string | null } | { known: false };
@@ -44,15 +45,6 @@ export const ENTRY_SECTIONS = [
 /** One of the sections in ENTRY_SECTIONS. */
 export type EntrySection = (typeof ENTRY_SECTIONS)[number]["section"];
 
-/** True for a plain JSON object (not null, not an array). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Read a value the way a JSON object field is read: own properties only, so `__proto__` is data. */
-export function ownField(object: JsonObject, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
 
 /**
  * Check a tools array as sent by a server or file: every entry an object with a string name and
