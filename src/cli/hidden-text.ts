@@ -10,7 +10,6 @@ import type { LintFinding } from "../lint/types.js";
 import { jsonReportText } from "../report/json.js";
 import { neutralize } from "../report/neutralize.js";
 import { changeMessage } from "../report/messages.js";
-import { lockSarif } from "../report/sarif.js";
 import type { HiddenTextNote } from "../report/terminal.js";
 
 /**
@@ -84,14 +83,16 @@ export function withHiddenText(report: Record<string, unknown>, findings: readon
 }
 
 /** SARIF text of a `lock --check` run: its changes and the S8 findings, at the lock file. */
-export function lockSarifText(input: {
+export async function lockSarifText(input: {
   version: string;
   lockUri: string;
   snapshot: ServerSnapshot;
   changes: readonly Change[];
   findings: readonly LintFinding[];
   redact: (text: string) => string;
-}): string {
+}): Promise<string> {
+  // Loaded only for --sarif: the SARIF builder brings every rule and kind table with it.
+  const { lockSarif } = await import("../report/sarif.js");
   const log = lockSarif({ version: input.version, lockUri: input.lockUri, server: input.snapshot.name, changes: input.changes, hidden: input.findings, changeMessage });
   return jsonReportText(log, input.redact);
 }

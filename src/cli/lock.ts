@@ -15,19 +15,17 @@ import {
 import { readTextIfExists, refuseSymlink, writeFileSafely } from "../lock/io.js";
 import type { Change } from "../lock/kinds.js";
 import { CHANGE_KINDS } from "../lock/kinds.js";
-import { ignoredValueSha256, planServer, type ServerPlan } from "../lock/plan.js";
+import { applyIgnores, ignoredValueSha256, planServer, type ServerPlan } from "../lock/plan.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ConnectionError, McpLintError, SecretEchoError, UsageError } from "../errors.js";
 import { buildJsonReport, jsonReportText } from "../report/json.js";
 import { quote } from "../report/messages.js";
 import { neutralize } from "../report/neutralize.js";
-import { artifactUri } from "../report/sarif.js";
 import { PLAIN_STYLE } from "../report/style.js";
 import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
 import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
 import {
   type ClientIdentity,
-  configJobs,
   identityLabel,
   inPool,
   type LockJob,
@@ -99,7 +97,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const jobs: LockJob[] =
     config === null
       ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
-      : await configJobs(config, servers, process.env);
+      : await (await import("./lock-config.js")).configJobs(config, servers, process.env);
   const live = jobs.some((job) => job.target !== null);
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
   // the verdict depends on is loaded before any starts. A known-bad launch is refused first of all.
@@ -146,9 +144,17 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     const blocking = run.hidden
       .filter((finding) => finding.severity === "error" && (run.previous === null || fresh.has(finding.tool)))
       .map((finding) => ({ tool: finding.tool }));
-    run.plan = planServer(run.snapshot, run.previous, { accept: flags.accept, acceptNames: names, newIgnores: newIgnores.get(run.job.key) ?? [], version, blocking });
-    run.changes = [...run.plan.changes, ...divergences(run)];
-    run.ignored = run.plan.ignored;
+    if (flags.check) {
+      // A check plans no write: only the ignore rules apply.
+      const checked = applyIgnores(run.changes, run.previous?.ignores ?? [], run.snapshot);
+      run.changes = [...checked.changes, ...divergences(run)];
+      run.ignored = checked.ignored;
+    } else {
+      const options = { accept: flags.accept, acceptNames: names, newIgnores: newIgnores.get(run.job.key) ?? [], version, blocking, compared: run.changes };
+      run.plan = planServer(run.snapshot, run.previous, options);
+      run.changes = [...run.plan.changes, ...divergences(run)];
+      run.ignored = run.plan.ignored;
+    }
     run.input.changes = run.changes;
     if (run.changes.some((change) => SCHEMA_KINDS.has(change.kind))) run.input.schemaDiff = await modules.schemaDiff();
   }
@@ -184,12 +190,13 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     else await writeFileSafely(flags.json, text);
   }
   if (flags.sarif != null) {
+    const { artifactUri } = await import("../report/sarif.js");
     const lockUri = artifactUri(flags.lock, process.cwd());
     const first = runs[0] as ServerRun;
     const changes = runs.flatMap((run) => run.changes.map((change) => withServerName(change, run)));
     await writeFileSafely(
       flags.sarif,
-      lockSarifText({ version: flags.version, lockUri, snapshot: first.snapshot, changes, findings: runs.flatMap((run) => run.hidden), redact: (raw) => redactor.text(raw) }),
+      await lockSarifText({ version: flags.version, lockUri, snapshot: first.snapshot, changes, findings: runs.flatMap((run) => run.hidden), redact: (raw) => redactor.text(raw) }),
     );
   }
   return exitCode;

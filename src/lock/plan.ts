@@ -98,6 +98,8 @@ export interface PlanOptions {
   newIgnores: readonly IgnoreRule[];
   /** Format to write. */
   version: Lockfile["version"];
+  /** The comparison of this snapshot with `previous`, when the caller has it already. */
+  compared?: readonly Change[];
   /**
    * Error-level findings outside the comparison that must be accepted too (hidden text in a new or
    * changed tool, or in the instructions when `tool` is null), like an error-level change of it.
@@ -112,7 +114,7 @@ export interface PlanOptions {
  */
 export function planServer(snapshot: ServerSnapshot, previous: Lockfile | null, options: PlanOptions): ServerPlan {
   const rules = [...(previous?.ignores ?? []), ...options.newIgnores];
-  const compared = applyIgnores(compareSnapshot(snapshot, previous), rules, snapshot);
+  const compared = applyIgnores(options.compared ?? compareSnapshot(snapshot, previous), rules, snapshot);
   const changes = compared.changes;
   const duplicates = [...duplicateNames(snapshot.tools).keys()];
   if (duplicates.length > 0) return { changes, ignored: compared.ignored, entry: null, status: "refused", refused: [], refusedFindings: 0, duplicates };

@@ -1,6 +1,15 @@
 /** Word-level diffs of text the model reads: every edit as a hunk, none cut short. Pure. */
 
-import { diffWordsWithSpace } from "diff";
+import { createRequire } from "node:module";
+
+// The diff library is needed only when a text changed; most runs never load it.
+const requireModule = createRequire(import.meta.url);
+type WordDiff = (before: string, after: string, options: { maxEditLength: number }) => Array<{ value: string; added?: boolean; removed?: boolean }> | undefined;
+let wordDiff: WordDiff | null = null;
+function diffWordsWithSpace(before: string, after: string, options: { maxEditLength: number }): ReturnType<WordDiff> {
+  wordDiff ??= (requireModule("diff") as { diffWordsWithSpace: WordDiff }).diffWordsWithSpace;
+  return wordDiff(before, after, options);
+}
 
 /** One edit between two texts. */
 export interface TextHunk {
