@@ -1,11 +1,11 @@
-// The `json` input's file: a path inside the workspace that is written without following a symlink,
-// so a symlink committed to the repository cannot turn the report into a write somewhere else.
+// The `json` and `sarif` inputs' files: paths inside the workspace that are written without following
+// a symlink, so a symlink committed to the repository cannot turn a report into a write somewhere else.
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
-/** A refused `json` path; the message names the path as the workflow wrote it. */
-export class JsonTargetError extends Error {}
+/** A refused output path; the message names the input and the path as the workflow wrote it. */
+export class OutputTargetError extends Error {}
 
 function lstatOrNull(path) {
   try {
@@ -17,15 +17,16 @@ function lstatOrNull(path) {
 }
 
 /**
- * Resolve `input` (relative to `cwd`) and check it: inside `root` (the real path of the workspace),
- * no part of it below `root` a symlink, every existing parent a folder, the file itself absent or a
- * regular file. Returns the absolute path. Missing parents are allowed (they are made on write).
+ * Resolve `input` (the value of the input called `name`, relative to `cwd`) and check it: inside
+ * `root` (the real path of the workspace), no part of it below `root` a symlink, every existing
+ * parent a folder, the file itself absent or a regular file. Returns the absolute path. Missing
+ * parents are allowed (they are made on write).
  */
-export function checkJsonTarget(input, cwd, root) {
+export function checkOutputTarget(name, input, cwd, root) {
   const target = resolve(cwd, input);
   const rel = relative(root, target);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    throw new JsonTargetError(`The json input "${input}" is outside the workspace (${root}); give a path inside it.`);
+    throw new OutputTargetError(`The ${name} input "${input}" is outside the workspace (${root}); give a path inside it.`);
   }
   const parts = rel.split(sep);
   let current = root;
@@ -35,11 +36,11 @@ export function checkJsonTarget(input, cwd, root) {
     if (stat === null) break;
     const shown = relative(root, current);
     if (stat.isSymbolicLink()) {
-      throw new JsonTargetError(`The json input "${input}" goes through a symlink (${shown}); the report is never written through one.`);
+      throw new OutputTargetError(`The ${name} input "${input}" goes through a symlink (${shown}); the report is never written through one.`);
     }
     const last = index === parts.length - 1;
-    if (!last && !stat.isDirectory()) throw new JsonTargetError(`The json input "${input}" is not a usable path: ${shown} is not a folder.`);
-    if (last && !stat.isFile()) throw new JsonTargetError(`The json input "${input}" names something that is not a regular file.`);
+    if (!last && !stat.isDirectory()) throw new OutputTargetError(`The ${name} input "${input}" is not a usable path: ${shown} is not a folder.`);
+    if (last && !stat.isFile()) throw new OutputTargetError(`The ${name} input "${input}" names something that is not a regular file.`);
   }
   return target;
 }
@@ -49,15 +50,15 @@ export function checkJsonTarget(input, cwd, root) {
  * folders one level at a time, write a fresh temporary file beside the target (O_EXCL, so never
  * through an existing name) and rename it over the target (rename replaces a name, never follows it).
  */
-export function writeJsonTarget(input, cwd, root, data) {
-  const target = checkJsonTarget(input, cwd, root);
+export function writeOutputTarget(name, input, cwd, root, data) {
+  const target = checkOutputTarget(name, input, cwd, root);
   const folders = relative(root, dirname(target));
   let current = root;
   for (const part of folders === "" ? [] : folders.split(sep)) {
     current = join(current, part);
     if (lstatOrNull(current) === null) mkdirSync(current);
   }
-  checkJsonTarget(input, cwd, root);
+  checkOutputTarget(name, input, cwd, root);
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     writeFileSync(temp, data, { flag: "wx", mode: 0o644 });

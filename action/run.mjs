@@ -1,8 +1,9 @@
 // Second half of the Action's check step, started with an empty environment (bash `exec -c`) so no
 // process above the server holds the job's variables: run this action's own build of
-// `mcp-lint lock --check` with the plan's environment, stream its output with workflow commands
-// stopped, then write the annotations, the job summary and the exit code from its JSON report.
-// A missing or unreadable report is an error (exit 2), never "no changes".
+// `mcp-lint lock --check` (and, with `lint: true`, `mcp-lint run`) with the plan's environment,
+// stream each run's output with workflow commands stopped, then write the annotations, the job
+// summary and the exit code from their JSON reports. A missing or unreadable report is an error
+// (exit 2), never "no changes" or "no findings".
 //
 //   exec -c node action/run.mjs <private folder>     (the folder holds plan.json from prepare.mjs)
 import { spawn } from "node:child_process";
@@ -11,7 +12,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { capDisplay, neutralize, neutralizeLines } from "../dist/report/neutralize.js";
 import { codeBlock, markdownCell, workflowCommand } from "./format.mjs";
-import { JsonTargetError, writeJsonTarget } from "./json-output.mjs";
+import { OutputTargetError, writeOutputTarget } from "./json-output.mjs";
+import { asciiJson, folderUri, rebaseSarif, sarifProblem } from "./sarif.mjs";
 import { failStep, stepFiles } from "./step.mjs";
 
 /** Output kept for the summary; the log has all of it. */
@@ -70,15 +72,15 @@ const out = {
   },
 };
 
-/** Run the CLI; both of its streams go to our stdout as they come, in one order (see below). */
-function runCli(plan) {
+/** Run the CLI with `args`; both of its streams go to our stdout as they come, in one order (see below). */
+function runCli(plan, args) {
   return new Promise((done) => {
     const tail = new Tail(TAIL_BYTES);
     const errors = new Tail(8 * 1024);
     // One stream for both: the runner reads stdout and stderr separately, so a resume line on
     // stdout could be read before the CLI's last stderr line. Merged, every line the CLI printed
     // comes before the resume line.
-    const child = spawn(process.execPath, [plan.cli, ...plan.args], { cwd: plan.cwd, env: plan.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [plan.cli, ...args], { cwd: plan.cwd, env: plan.env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (chunk) => {
       out.write(chunk);
       tail.push(chunk);
@@ -93,26 +95,25 @@ function runCli(plan) {
   });
 }
 
-/** Why a report is unusable, or null. The report comes from a run a server could disturb: trust nothing in it. */
-function reportProblem(report, code) {
-  if (report === null || typeof report !== "object" || Array.isArray(report)) return "it is not a JSON object";
-  if (!Array.isArray(report.changes)) return "it has no list of changes";
-  if (report.exit_code !== code) return `it says exit code ${JSON.stringify(report.exit_code)} but mcp-lint exited ${code}`;
-  return null;
+/** The resume token while workflow commands are stopped. */
+let stopped = null;
+
+/**
+ * Run the CLI with workflow commands stopped: nothing mcp-lint (or a server through it) prints can
+ * be a workflow command, since the runner ignores commands until it reads the resume token, which
+ * no other process knows. Each run gets its own token.
+ */
+async function runStopped(plan, args) {
+  stopped = randomBytes(24).toString("hex");
+  out.line(`::stop-commands::${stopped}`);
+  const run = await runCli(plan, args);
+  out.line(`::${stopped}::`);
+  stopped = null;
+  return run;
 }
 
-function text(value) {
-  return typeof value === "string" ? value : value === null || value === undefined ? "" : JSON.stringify(value);
-}
-
-/** A change's fields, each made inert and cut to a readable length. */
-function shownChange(change) {
-  const severity = ["error", "warning", "info"].includes(change?.severity) ? change.severity : "error";
-  const kind = capDisplay(neutralize(text(change?.kind) || "unknown"), MAX_NAME);
-  const tool = typeof change?.tool === "string" ? capDisplay(neutralize(change.tool), MAX_NAME) : null;
-  const message = capDisplay(neutralize(text(change?.message)), MAX_MESSAGE);
-  return { severity, kind, tool, message };
-}
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const SEVERITIES = ["info", "warning", "error"];
 
 function lastErrorLine(errors) {
   const lines = errors.text().text.split(/\r?\n/).filter((line) => line.trim() !== "");
@@ -120,67 +121,24 @@ function lastErrorLine(errors) {
   return own.at(-1) ?? lines.at(-1) ?? "mcp-lint failed without a message";
 }
 
-function summaryMarkdown({ code, verdict, problem, cliError, jsonError, changes, tail, failOn }) {
-  let md = `## mcp-lint lock --check\n\nExit code: **${code}** (${verdict})\n\n`;
-  if (jsonError !== null) md += `**The JSON report was not written:** ${markdownCell(jsonError)}\n\n`;
-  if (problem !== null) {
-    md += `**No usable report:** ${markdownCell(problem)}. The check cannot be trusted, so the step fails.\n\n`;
-  } else if (changes === null) {
-    md += `No report: mcp-lint stopped on an error: ${markdownCell(cliError ?? "")}\n\n`;
-  } else if (changes.length === 0) {
-    md += "No changes.\n\n";
-  } else {
-    const rows = changes.slice(0, MAX_ROWS).map((change) => {
-      const shown = shownChange(change);
-      const tool = shown.tool === null ? "(server)" : markdownCell(shown.tool);
-      return `| ${shown.severity} | ${markdownCell(shown.kind)} | ${tool} | ${markdownCell(shown.message)} |`;
-    });
-    md += `| Severity | Kind | Tool | Message |\n|---|---|---|---|\n${rows.join("\n")}\n\n`;
-    if (changes.length > MAX_ROWS) md += `${changes.length - MAX_ROWS} more changes are in the JSON report and the log.\n\n`;
-    if (code === 1) md += `Changes at or above \`${failOn}\` fail the check.\n\n`;
-  }
-  const { text: output, dropped } = tail.text();
-  const shown = neutralizeLines(output.replace(/\n$/, "")).join("\n");
-  const label = dropped > 0 ? `Output (last ${Math.round(TAIL_BYTES / 1024)} KB; the log has all of it)` : "Output";
-  md += `<details><summary>${label}</summary>\n\n${codeBlock(shown)}\n</details>\n`;
-  return md;
-}
-
-/** Set once the plan is read, so a fault later can still fail the step in the summary. */
-let files = stepFiles({});
-/** The resume token while workflow commands are stopped. */
-let stopped = null;
-
-async function main(dir) {
-  const plan = JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"));
-  // The plan holds the values of header-env and pass-env variables: gone before any server starts.
-  rmSync(join(dir, "plan.json"));
-  files = stepFiles(plan);
-  const lockPath = resolve(plan.cwd, plan.lock);
-  const lockRel = relative(plan.root, lockPath);
-  const annotationFile = lockRel === "" || lockRel.startsWith(`..${sep}`) || isAbsolute(lockRel) ? undefined : lockRel.split(sep).join("/");
-  const annotate = (level, title, message) => out.line(workflowCommand(level, { file: annotationFile, title }, message));
-
-  // Nothing mcp-lint (or a server through it) prints can be a workflow command: the runner ignores
-  // commands until it reads the resume token, which no other process knows.
-  stopped = randomBytes(24).toString("hex");
-  out.line(`::stop-commands::${stopped}`);
-  const run = await runCli(plan);
-  out.line(`::${stopped}::`);
-  stopped = null;
-
+/**
+ * One run's outcome: its exit code (2 when the run cannot be trusted), the report when it is
+ * usable, `problem` when it is not (a run that exits 0 or 1 must leave a report `reportProblem`
+ * accepts), and `cliError`, mcp-lint's own one-line error, when it exited 2.
+ */
+function outcomeOf(run, reportPath, reportProblem) {
   let code = run.code;
   let problem = null;
-  let changes = null;
+  let report = null;
   let reportText = null;
   if (run.spawnError !== null) {
     problem = `mcp-lint could not start (${run.spawnError.message})`;
   } else if (code === 0 || code === 1) {
     try {
-      reportText = readFileSync(plan.report, "utf8");
-      const report = JSON.parse(reportText);
-      const why = reportProblem(report, code);
-      if (why === null) changes = report.changes;
+      reportText = readFileSync(reportPath, "utf8");
+      const parsed = JSON.parse(reportText);
+      const why = reportProblem(parsed, code);
+      if (why === null) report = parsed;
       else problem = `the JSON report is unusable: ${why}`;
     } catch (error) {
       problem = error?.code === "ENOENT" ? "the JSON report is missing" : "the JSON report is unreadable";
@@ -190,34 +148,282 @@ async function main(dir) {
     problem = run.signal !== null ? `mcp-lint was ended by ${run.signal}` : `mcp-lint exited with unexpected code ${code}`;
   }
   if (problem !== null) code = 2;
+  const cliError = code === 2 && problem === null ? capDisplay(neutralize(lastErrorLine(run.errors)), MAX_MESSAGE) : null;
+  return { code, problem, report: problem === null ? report : null, reportText, cliError, tail: run.tail };
+}
 
+/** Why a lock report is unusable, or null. The report comes from a run a server could disturb: trust nothing in it. */
+function checkReportProblem(report, code, config) {
+  if (!isObject(report)) return "it is not a JSON object";
+  if (!Array.isArray(report.changes)) return "it has no list of changes";
+  if (report.hidden_text !== undefined && !Array.isArray(report.hidden_text)) return "its hidden_text is not a list";
+  if (config && !Array.isArray(report.servers)) return "it has no list of servers";
+  if (report.exit_code !== code) return `it says exit code ${JSON.stringify(report.exit_code)} but mcp-lint exited ${code}`;
+  return null;
+}
+
+/** The exit code a lint report means under `failOn` and `failUnder` (mcp-lint's own rule: a finding at or above the level, or a score under the bar). */
+function lintExitCode(report, failOn, failUnder) {
+  const bar = SEVERITIES.indexOf(failOn);
+  const items = [...report.findings, ...report.server_findings];
+  if (failOn !== "never" && items.some((item) => SEVERITIES.indexOf(item?.severity) >= bar)) return 1;
+  if (failUnder !== null && report.score.server < failUnder) return 1;
+  return 0;
+}
+
+/** Why a lint report is unusable, or null. It has no exit code of its own, so the one it implies must match. */
+function lintReportProblem(report, code, lint) {
+  if (!isObject(report)) return "it is not a JSON object";
+  if (!Array.isArray(report.findings) || !Array.isArray(report.server_findings)) return "it has no lists of findings";
+  if (!isObject(report.score) || typeof report.score.server !== "number" || !Number.isFinite(report.score.server)) return "it has no server score";
+  const implied = lintExitCode(report, lint.failOn, lint.failUnder);
+  if (implied !== code) return `its findings and score mean exit code ${implied} but mcp-lint exited ${code}`;
+  return null;
+}
+
+function text(value) {
+  return typeof value === "string" ? value : value === null || value === undefined ? "" : JSON.stringify(value);
+}
+
+const severityOf = (item) => (SEVERITIES.includes(item?.severity) ? item.severity : "error");
+const nameOf = (value) => (typeof value === "string" ? capDisplay(neutralize(value), MAX_NAME) : null);
+const messageOf = (value) => capDisplay(neutralize(text(value)), MAX_MESSAGE);
+/** A finding's message with its place and fix, as one line. */
+const withPlace = (item) => {
+  const path = typeof item?.path === "string" && item.path !== "" ? ` (at ${item.path})` : "";
+  const fix = typeof item?.fix === "string" && item.fix !== "" ? ` Fix: ${item.fix}` : "";
+  return `${text(item?.message)}${path}${fix}`;
+};
+
+/**
+ * The rows of the lock check: each change, then each hidden-text (S8) finding, every field made
+ * inert and cut to a readable length. `server` is the config entry's name with `config`, else null.
+ */
+function checkRows(report, config) {
+  const server = (item) => (config ? (nameOf(item?.server) ?? "?") : null);
+  const changes = report.changes.map((change) => ({
+    severity: severityOf(change),
+    kind: capDisplay(neutralize(text(change?.kind) || "unknown"), MAX_NAME),
+    server: server(change),
+    tool: nameOf(change?.tool),
+    message: messageOf(change?.message),
+  }));
+  const hidden = (report.hidden_text ?? []).map((finding) => ({
+    severity: severityOf(finding),
+    kind: `${capDisplay(neutralize(text(finding?.rule) || "S8"), MAX_NAME)} hidden_text`,
+    server: server(finding),
+    tool: nameOf(finding?.tool),
+    message: messageOf(withPlace(finding)),
+  }));
+  return [...changes, ...hidden];
+}
+
+/** The rows of the lint run: findings on tools, then findings on the server as a whole. */
+function lintRows(report) {
+  const row = (item, tool) => ({ severity: severityOf(item), rule: capDisplay(neutralize(text(item?.rule) || "unknown"), MAX_NAME), tool, message: messageOf(withPlace(item)) });
+  return [...report.findings.map((item) => row(item, nameOf(item?.tool))), ...report.server_findings.map((item) => row(item, null))];
+}
+
+function outputBlock(tail) {
+  const { text: output, dropped } = tail.text();
+  const shown = neutralizeLines(output.replace(/\n$/, "")).join("\n");
+  const label = dropped > 0 ? `Output (last ${Math.round(TAIL_BYTES / 1024)} KB; the log has all of it)` : "Output";
+  // The blank line after </details> ends the HTML block, so a section after it is Markdown again.
+  return `<details><summary>${label}</summary>\n\n${codeBlock(shown)}\n</details>\n\n`;
+}
+
+function failureLines({ problem, cliError }, noReport) {
+  if (problem !== null) return `**No usable report:** ${markdownCell(problem)}. The check cannot be trusted, so the step fails.\n\n`;
+  if (cliError !== null) return `${noReport}${markdownCell(cliError)}\n\n`;
+  return "";
+}
+
+function checkSummary(plan, outcome, verdict, fileErrors) {
+  let md = `## mcp-lint lock --check\n\nExit code: **${outcome.code}** (${verdict})\n\n`;
+  for (const [what, error] of fileErrors) if (error !== null) md += `**The ${what} was not written:** ${markdownCell(error)}\n\n`;
+  md += failureLines(outcome, "No report: mcp-lint stopped on an error: ");
+  const { report } = outcome;
+  if (report === null) return md + outputBlock(outcome.tail);
+  const config = plan.config !== "";
+  const rows = checkRows(report, config);
+  if (config) {
+    // Counted like the terminal's count line: changes and hidden-text findings alike.
+    const servers = report.servers.slice(0, MAX_ROWS).map((entry) => {
+      const name = nameOf(entry?.name) ?? "?";
+      const count = (level) => rows.filter((row) => row.server === name && row.severity === level).length;
+      return `| ${markdownCell(name)} | ${count("error")} | ${count("warning")} | ${count("info")} |`;
+    });
+    md += `Servers of ${markdownCell(plan.config)}: ${report.servers.length}\n\n| Server | Errors | Warnings | Info |\n|---|---|---|---|\n${servers.join("\n")}\n\n`;
+  }
+  if (rows.length === 0) {
+    md += "No changes.\n\n";
+  } else {
+    const cells = rows.slice(0, MAX_ROWS).map((row) => {
+      const tool = row.tool === null ? "(server)" : markdownCell(row.tool);
+      const server = config ? ` ${markdownCell(row.server)} |` : "";
+      return `| ${row.severity} | ${markdownCell(row.kind)} |${server} ${tool} | ${markdownCell(row.message)} |`;
+    });
+    const head = config ? "| Severity | Kind | Server | Tool | Message |\n|---|---|---|---|---|" : "| Severity | Kind | Tool | Message |\n|---|---|---|---|";
+    md += `${head}\n${cells.join("\n")}\n\n`;
+    if (rows.length > MAX_ROWS) md += `${rows.length - MAX_ROWS} more rows are in the JSON report and the log.\n\n`;
+    if (outcome.code === 1) md += `Changes at or above \`${plan.failOn}\` fail the check.\n\n`;
+  }
+  if (Array.isArray(report.ignored) && report.ignored.length > 0) {
+    md += `${report.ignored.length} change${report.ignored.length === 1 ? " is" : "s are"} silenced by ignore rules in the lock (listed in the JSON report).\n\n`;
+  }
+  return md + outputBlock(outcome.tail);
+}
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+function lintSummary(lint, outcome, verdict) {
+  let md = `## mcp-lint run\n\nExit code: **${outcome.code}** (${verdict})\n\n`;
+  md += failureLines(outcome, "No report: mcp-lint stopped on an error: ");
+  const { report } = outcome;
+  if (report === null) return md + outputBlock(outcome.tail);
+  const grade = nameOf(report.score.grade) ?? "?";
+  const tools = Number.isSafeInteger(report.tools) ? `, ${plural(report.tools, "tool")} checked` : "";
+  const tokens = Number.isSafeInteger(report.tokens_estimated) ? `, definitions ~${report.tokens_estimated} tokens` : "";
+  const bar = lint.failUnder === null ? "" : ` (fail-under ${lint.failUnder})`;
+  md += `Score: ${report.score.server}/100 (${markdownCell(grade)})${bar}${tools}${tokens} (estimated; static checks only)\n\n`;
+  const rows = lintRows(report);
+  if (rows.length === 0) {
+    md += "No findings.\n\n";
+  } else {
+    const cells = rows.slice(0, MAX_ROWS).map((row) => `| ${row.severity} | ${markdownCell(row.rule)} | ${row.tool === null ? "(server)" : markdownCell(row.tool)} | ${markdownCell(row.message)} |`);
+    md += `| Severity | Rule | Tool | Message |\n|---|---|---|---|\n${cells.join("\n")}\n\n`;
+    if (rows.length > MAX_ROWS) md += `${rows.length - MAX_ROWS} more findings are in the log.\n\n`;
+    const count = (level) => rows.filter((row) => row.severity === level).length;
+    md += `${plural(count("error"), "error")}, ${plural(count("warning"), "warning")}, ${count("info")} info.\n\n`;
+  }
+  const scores = isObject(report.score.tools) ? Object.entries(report.score.tools).filter(([, entry]) => typeof entry?.score === "number" && entry.score < 100) : [];
+  if (scores.length > 0) {
+    scores.sort((a, b) => a[1].score - b[1].score);
+    const shown = scores.slice(0, 10).map(([tool, entry]) => `| ${markdownCell(nameOf(tool) ?? "")} | ${entry.score} | ${markdownCell(nameOf(entry.grade) ?? "?")} |`);
+    md += `Lowest tool scores:\n\n| Tool | Score | Grade |\n|---|---|---|\n${shown.join("\n")}\n\n`;
+  }
+  return md + outputBlock(outcome.tail);
+}
+
+/** Why the lint run exited 1, from its report. */
+function lintVerdict(lint, outcome) {
+  if (outcome.code === 0) return "passed";
+  if (outcome.code !== 1) return "error";
+  const reasons = [];
+  const bar = SEVERITIES.indexOf(lint.failOn);
+  const report = outcome.report;
+  if (lint.failOn !== "never" && [...report.findings, ...report.server_findings].some((item) => SEVERITIES.indexOf(item?.severity) >= bar)) {
+    reasons.push(`findings at or above \`${lint.failOn}\``);
+  }
+  if (lint.failUnder !== null && report.score.server < lint.failUnder) reasons.push(`score ${report.score.server} is under fail-under ${lint.failUnder}`);
+  return `failed: ${reasons.join("; ")}`;
+}
+
+/**
+ * Copy the CLI's SARIF log to the `sarif` input's path: check its shape, make its file locations
+ * relative to the workspace root, and write it without following symlinks. Returns an error or null.
+ */
+function writeSarif(plan) {
+  let raw;
+  try {
+    raw = readFileSync(plan.check.sarif, "utf8");
+  } catch (error) {
+    return error?.code === "ENOENT" ? "mcp-lint did not write the SARIF log." : "the SARIF log mcp-lint wrote is unreadable.";
+  }
+  let log;
+  try {
+    log = JSON.parse(raw);
+  } catch {
+    return "the SARIF log mcp-lint wrote is not JSON.";
+  }
+  const why = sarifProblem(log);
+  if (why !== null) return `the SARIF log mcp-lint wrote is unusable: ${why}.`;
+  // mcp-lint writes the lock's URI relative to where it ran; upload-sarif reads it from the workspace root.
+  const prefix = folderUri(relative(plan.root, plan.cwd).split(sep).join("/"));
+  try {
+    writeOutputTarget("sarif", plan.sarif, plan.cwd, plan.root, prefix === "" ? raw : asciiJson(rebaseSarif(log, prefix)));
+  } catch (error) {
+    return error instanceof OutputTargetError ? error.message : `The sarif input "${plan.sarif}" could not be written (${error?.code ?? error?.message}).`;
+  }
+  return null;
+}
+
+/** Set once the plan is read, so a fault later can still fail the step in the summary. */
+let files = stepFiles({});
+
+async function main(dir) {
+  const plan = JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"));
+  // The plan holds the values of header-env and pass-env variables: gone before any server starts.
+  rmSync(join(dir, "plan.json"));
+  files = stepFiles(plan);
+  const lockPath = resolve(plan.cwd, plan.lock);
+  const lockRel = relative(plan.root, lockPath);
+  const annotationFile = lockRel === "" || lockRel.startsWith(`..${sep}`) || isAbsolute(lockRel) ? undefined : lockRel.split(sep).join("/");
+  // The lock check's annotations sit on the lockfile; a live lint run has no file to point at.
+  const annotate = (level, title, message) => out.line(workflowCommand(level, { file: annotationFile, title }, message));
+  const annotateLint = (level, title, message) => out.line(workflowCommand(level, { title }, message));
+  const config = plan.config !== "";
+
+  // The lock check.
+  const check = outcomeOf(await runStopped(plan, plan.check.args), plan.check.report, (report, code) => checkReportProblem(report, code, config));
+  const ran = check.report !== null;
   let jsonError = null;
-  if (plan.json !== "" && reportText !== null && problem === null) {
+  if (plan.json !== "" && ran) {
     try {
-      writeJsonTarget(plan.json, plan.cwd, plan.root, reportText);
+      writeOutputTarget("json", plan.json, plan.cwd, plan.root, check.reportText);
     } catch (error) {
-      jsonError = error instanceof JsonTargetError ? error.message : `The json input "${plan.json}" could not be written (${error?.code ?? error?.message}).`;
-      code = 2;
+      jsonError = error instanceof OutputTargetError ? error.message : `The json input "${plan.json}" could not be written (${error?.code ?? error?.message}).`;
     }
   }
-  const cliError = code === 2 && problem === null && changes === null ? capDisplay(neutralize(lastErrorLine(run.errors)), MAX_MESSAGE) : null;
+  const sarifError = plan.sarif !== "" && ran ? writeSarif(plan) : null;
+  let checkCode = check.code;
+  if (jsonError !== null || sarifError !== null) checkCode = 2;
 
-  let shownAnnotations = 0;
-  for (const change of changes ?? []) {
-    const shown = shownChange(change);
-    if (shown.severity !== "error" && shown.severity !== "warning") continue;
-    if (shownAnnotations++ === MAX_ANNOTATIONS) {
+  let shown = 0;
+  for (const row of ran ? checkRows(check.report, config) : []) {
+    if (row.severity !== "error" && row.severity !== "warning") continue;
+    if (shown++ === MAX_ANNOTATIONS) {
       annotate("warning", "mcp-lint", "More changes than shown here: see the job summary and the JSON report.");
       break;
     }
-    annotate(shown.severity, `mcp-lint ${shown.kind}${shown.tool === null ? "" : ` (${shown.tool})`}`, shown.message);
+    annotate(row.severity, `mcp-lint ${row.server === null ? "" : `${row.server}: `}${row.kind}${row.tool === null ? "" : ` (${row.tool})`}`, row.message);
   }
-  if (problem !== null) annotate("error", "mcp-lint", `${problem}. The check cannot be trusted, so the step fails.`);
-  if (cliError !== null) annotate("error", "mcp-lint", cliError);
+  if (check.problem !== null) annotate("error", "mcp-lint", `${check.problem}. The check cannot be trusted, so the step fails.`);
+  if (check.cliError !== null) annotate("error", "mcp-lint", check.cliError);
   if (jsonError !== null) annotate("error", "mcp-lint", jsonError);
+  if (sarifError !== null) annotate("error", "mcp-lint", `The sarif input "${plan.sarif}": ${sarifError}`);
+  const checkVerdict = checkCode === 0 ? "passed" : checkCode === 1 ? `failed: changes at or above \`${plan.failOn}\`` : "error";
+  files.summary(
+    checkSummary(plan, { ...check, code: checkCode }, checkVerdict, [
+      ["JSON report", jsonError],
+      ["SARIF log", sarifError === null ? null : `The sarif input "${plan.sarif}": ${sarifError}`],
+    ]),
+  );
 
-  const verdict = code === 0 ? "passed" : code === 1 ? `failed: changes at or above \`${plan.failOn}\`` : "error";
-  files.summary(summaryMarkdown({ code, verdict, problem, cliError, jsonError, changes, tail: run.tail, failOn: plan.failOn }));
+  // The lint run, unless the lock check could not read the server (it would fail the same way, twice as slowly).
+  let code = checkCode;
+  if (plan.lint !== null) {
+    if (check.code === 2) {
+      files.summary("## mcp-lint run\n\nSkipped: the lock check ended in an error, so the server was not linted.\n\n");
+    } else {
+      const lint = outcomeOf(await runStopped(plan, plan.lint.args), plan.lint.report, (report, runCode) => lintReportProblem(report, runCode, plan.lint));
+      let shownFindings = 0;
+      for (const row of lint.report === null ? [] : lintRows(lint.report)) {
+        if (row.severity !== "error" && row.severity !== "warning") continue;
+        if (shownFindings++ === MAX_ANNOTATIONS) {
+          annotateLint("warning", "mcp-lint run", "More findings than shown here: see the job summary and the log.");
+          break;
+        }
+        annotateLint(row.severity, `mcp-lint run ${row.rule}${row.tool === null ? "" : ` (${row.tool})`}`, row.message);
+      }
+      if (lint.problem !== null) annotateLint("error", "mcp-lint run", `${lint.problem}. The lint run cannot be trusted, so the step fails.`);
+      if (lint.cliError !== null) annotateLint("error", "mcp-lint run", lint.cliError);
+      files.summary(lintSummary(plan.lint, lint, lintVerdict(plan.lint, lint)));
+      files.output("lint-exit-code", String(lint.code));
+      code = Math.max(checkCode, lint.code);
+      files.summary(`Step exit code: ${code}, the worst of the lock check (${checkCode}) and the lint run (${lint.code}).\n`);
+    }
+  }
   files.output("exit-code", String(code));
   process.exitCode = code;
 }

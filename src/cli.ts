@@ -125,10 +125,11 @@ export async function main(args: readonly string[], output: Output): Promise<num
   const lintCommand = (name: "run" | "check", file: string | null, options: Record<string, unknown>) => {
     const minSeverity = failOn(options.minSeverity ?? "info", "--min-severity");
     if (minSeverity === "never") throw new UsageError("--min-severity must be one of info, warning, error");
-    task = import("./cli/lint.js").then(({ runLint, lintFlagValues }) =>
+    task = import("./cli/lint.js").then(({ runLint, lintFlagValues, probeFlagValues }) =>
       runLint(
         {
           mode: name,
+          probeFlags: probeFlagValues(options),
           from: file,
           json: single(options.json, "--json"),
           sarif: single(options.sarif, "--sarif"),
@@ -168,6 +169,11 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
     .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    // Probes (issue 15): call the tools a fixtures file lists and judge the answers (rules P1-P5, format-parity).
+    .option("--probe <fixtures>", "Also call the tools this fixtures file lists (see mcp-lint init-fixtures) and check the answers")
+    .option("--error-probes", "Also send generated bad arguments to every read-only tool and check the errors (P4)")
+    .option("--probe-timeout <seconds>", "Bound on each probe call; a call over it is cancelled (default 30)")
+    .option("--include-responses", "Keep whole probe responses in --json instead of a 400-character preview")
     .example("mcp-lint run -- npx -y @modelcontextprotocol/server-everything@2026.1.26")
     .example("mcp-lint run --url https://example.com/mcp --header-env Authorization=MCP_AUTH --sarif mcp-lint.sarif")
     .action((options: Record<string, unknown>) => lintCommand("run", null, options));
@@ -175,6 +181,40 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .usage("check FILE [--json PATH] [--sarif PATH] [--min-severity LEVEL] [--fail-on LEVEL] [--fail-under SCORE] [--disable RULES]")
     .example("mcp-lint check tools.json --json report.json --sarif mcp-lint.sarif")
     .action((file: string, options: Record<string, unknown>) => lintCommand("check", file, options));
+  // `init-fixtures` (issue 15): a starter fixtures file for `run --probe`.
+  cli
+    .command("init-fixtures <file>", "Write a starter fixtures file for run --probe: one skipped probe per tool, arguments from its schema")
+    .usage("init-fixtures FILE [--force] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
+    .option("--force", "Overwrite FILE if it exists")
+    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
+    .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
+    .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
+    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
+    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
+    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .example("mcp-lint init-fixtures fixtures.json -- npx -y @modelcontextprotocol/server-filesystem@2026.1.14 ./sandbox")
+    .action((file: string, options: Record<string, unknown>) => {
+      task = import("./cli/init-fixtures.js").then(({ runInitFixtures }) =>
+        runInitFixtures(
+          {
+            file,
+            force: flag(options.force, "--force"),
+            from: null,
+            passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
+            ...bounds(options),
+            command: (options["--"] as string[] | undefined) ?? [],
+            url: single(options.url, "--url"),
+            headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
+            headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
+            knownBad: single(options.knownBad, "--known-bad"),
+            version,
+          },
+          output,
+        ),
+      );
+    });
   // `proxy`, `wrap` and `unwrap` (issue 13).
   cli
     .command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions")
@@ -335,8 +375,10 @@ function flag(value: unknown, name: string): boolean {
 function list(value: unknown, name: string, shape: RegExp, what: string): string[] {
   const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
   return values.map((item) => {
-    if (typeof item !== "string" || !shape.test(item)) throw new UsageError(`${name} takes ${what}`);
-    return item;
+    // cac turns a value that looks like a number into one (--server 123); names are text.
+    const text = typeof item === "number" ? String(item) : item;
+    if (typeof text !== "string" || !shape.test(text)) throw new UsageError(`${name} takes ${what}`);
+    return text;
   });
 }
 

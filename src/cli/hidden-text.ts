@@ -88,7 +88,7 @@ export async function lockSarifText(input: {
   lockUri: string;
   snapshot: ServerSnapshot;
   changes: readonly Change[];
-  findings: readonly LintFinding[];
+  findings: ReadonlyArray<LintFinding & { server?: string }>;
   redact: (text: string) => string;
 }): Promise<string> {
   // Loaded only for --sarif: the SARIF builder brings every rule and kind table with it.

@@ -196,7 +196,14 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     const changes = runs.flatMap((run) => run.changes.map((change) => withServerName(change, run)));
     await writeFileSafely(
       flags.sarif,
-      await lockSarifText({ version: flags.version, lockUri, snapshot: first.snapshot, changes, findings: runs.flatMap((run) => run.hidden), redact: (raw) => redactor.text(raw) }),
+      await lockSarifText({
+        version: flags.version,
+        lockUri,
+        snapshot: first.snapshot,
+        changes,
+        findings: runs.flatMap((run) => run.hidden.map((finding) => (run.job.key === null ? finding : { ...finding, server: run.job.key }))),
+        redact: (raw) => redactor.text(raw),
+      }),
     );
   }
   return exitCode;

@@ -222,7 +222,8 @@ export function lockSarif(input: {
   lockUri: string | null;
   server: string | null;
   changes: readonly Change[];
-  hidden: readonly LintFinding[];
+  /** Hidden-text findings, each with the server it was found on when the lock holds several. */
+  hidden: ReadonlyArray<LintFinding & { server?: string }>;
   /** The lock report's one-line message for a change (report/messages.ts `changeMessage`), passed in so lint runs never load the diff code. */
   changeMessage: (change: Change) => string;
 }): SarifLog {
@@ -230,14 +231,17 @@ export function lockSarif(input: {
   for (const entry of changeRuleEntries()) rules.add(entry);
   rules.add(lintRuleEntry("S8"));
   const results = input.changes.map((change) =>
-    result(rules, change.kind, change.severity, input.changeMessage(change), { uri: input.lockUri, line: null, tool: change.tool, server: input.server, path: change.path ?? null }, [
+    // A change of a v2 lock names its own server; the fingerprint includes it, so two servers' tools of one name never collide.
+    result(rules, change.kind, change.severity, input.changeMessage(change), { uri: input.lockUri, line: null, tool: change.tool, server: change.server ?? input.server, path: change.path ?? null }, [
       change.args.reason ?? null,
+      ...(change.server === undefined ? [] : [change.server]),
     ]),
   );
   for (const finding of input.hidden) {
     results.push(
-      result(rules, "S8", finding.severity, `${message(finding)} Fix: ${fix(finding)}`, { uri: input.lockUri, line: null, tool: finding.tool, server: input.server, path: finding.path }, [
+      result(rules, "S8", finding.severity, `${message(finding)} Fix: ${fix(finding)}`, { uri: input.lockUri, line: null, tool: finding.tool, server: finding.server ?? input.server, path: finding.path }, [
         finding.args.kind ?? null,
+        ...(finding.server === undefined ? [] : [finding.server]),
       ]),
     );
   }

@@ -3,11 +3,9 @@
 // a bounded tail is kept for the summary), and an exit 0 or 1 without a usable JSON report fails
 // the step as an error (exit 2, an error annotation, a summary that says the report is missing).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { annotations, fixtureCommand, runAction } from "./action-harness.js";
-import { cliPath, repo, tempDir } from "./helpers.js";
+import { annotations, fakeAction, fixtureCommand, runAction } from "./action-harness.js";
+import { cliPath, tempDir } from "./helpers.js";
 
 describe("a 2 MB tool name through the real CLI", () => {
   it("is streamed, reported and capped instead of killing the run", () => {
@@ -31,19 +29,6 @@ describe("a 2 MB tool name through the real CLI", () => {
     expect(titles.some((title) => title.startsWith("mcp-lint tool_added (nnnn") && title.length < 400)).toBe(true);
   }, 120_000);
 });
-
-/** A copy of the Action whose dist/cli.js is `fakeCli`, to drive each way a run can go wrong. */
-function fakeAction(fakeCli: string): string {
-  const actionPath = tempDir();
-  cpSync(join(repo, "action"), join(actionPath, "action"), { recursive: true });
-  mkdirSync(join(actionPath, "dist", "report"), { recursive: true });
-  // neutralize.js is self-contained; run.mjs imports it from the Action's own build.
-  copyFileSync(join(repo, "dist/report/neutralize.js"), join(actionPath, "dist/report/neutralize.js"));
-  writeFileSync(join(actionPath, "package.json"), '{"type": "module"}\n');
-  writeFileSync(join(actionPath, "dist/cli.js"), fakeCli);
-  symlinkSync(join(repo, "node_modules"), join(actionPath, "node_modules"));
-  return actionPath;
-}
 
 // The fake CLI finds its --json path the way the real one is given it.
 const JSON_PATH = 'const report = process.argv[process.argv.indexOf("--json") + 1];';

@@ -4,7 +4,7 @@
 // step's output with the runner's rules for workflow commands (stop-commands included), so a test
 // sees exactly the annotations the runner would make.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { expect } from "vitest";
 import { parse } from "yaml";
@@ -213,3 +213,53 @@ export function fixtureCommand(dir: string, name: string, spec: unknown): string
   writeFileSync(path, JSON.stringify(spec));
   return `node "${fixtureServer}" "${path}"`;
 }
+
+const catalogServer = join(repo, "test/fixtures/servers/catalog.mjs");
+const configFixtures = join(repo, "test/fixtures/action/config");
+
+/** A project with a client config of two catalog servers, and how to rug-pull one of them. */
+export interface ConfigProject {
+  dir: string;
+  /** What the config's placeholders read: NOTES_DIR (where the specs are) and NOTES_TOKEN (beta's env). */
+  env: Record<string, string>;
+  /** Serve beta's rug-pulled spec (test/fixtures/action/config/beta-pulled.json) from now on. */
+  pull(): void;
+}
+
+/**
+ * `.mcp.json` in `dir` with two servers of test/fixtures/servers/catalog.mjs: `alpha` (its spec
+ * path behind a `${NOTES_DIR}` placeholder) and `beta` (also an env entry from `${NOTES_TOKEN}`),
+ * serving test/fixtures/action/config/alpha.json and beta.json copied into `dir/specs`.
+ */
+export function configProject(dir: string): ConfigProject {
+  const specs = join(dir, "specs");
+  mkdirSync(specs, { recursive: true });
+  copyFileSync(join(configFixtures, "alpha.json"), join(specs, "alpha.json"));
+  copyFileSync(join(configFixtures, "beta.json"), join(specs, "beta.json"));
+  const config = {
+    mcpServers: {
+      alpha: { command: process.execPath, args: [catalogServer, "${NOTES_DIR}/alpha.json"] },
+      beta: { command: process.execPath, args: [catalogServer, join(specs, "beta.json")], env: { NOTES_TOKEN: "${NOTES_TOKEN}" } },
+    },
+  };
+  writeFileSync(join(dir, ".mcp.json"), `${JSON.stringify(config, null, 2)}\n`);
+  return {
+    dir,
+    env: { NOTES_DIR: specs, NOTES_TOKEN: "notes-token-7c1d" },
+    pull: () => copyFileSync(join(configFixtures, "beta-pulled.json"), join(specs, "beta.json")),
+  };
+}
+
+/** A copy of the Action whose dist/cli.js is `fakeCli`, to drive each way a run can go wrong. */
+export function fakeAction(fakeCli: string): string {
+  const actionPath = tempDir();
+  cpSync(join(repo, "action"), join(actionPath, "action"), { recursive: true });
+  mkdirSync(join(actionPath, "dist", "report"), { recursive: true });
+  // neutralize.js is self-contained; run.mjs imports it from the Action's own build.
+  copyFileSync(join(repo, "dist/report/neutralize.js"), join(actionPath, "dist/report/neutralize.js"));
+  writeFileSync(join(actionPath, "package.json"), '{"type": "module"}\n');
+  writeFileSync(join(actionPath, "dist/cli.js"), fakeCli);
+  symlinkSync(join(repo, "node_modules"), join(actionPath, "node_modules"));
+  return actionPath;
+}
+

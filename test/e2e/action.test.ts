@@ -40,7 +40,13 @@ describe("action.yml", () => {
     expect(titles).toContain("mcp-lint description_changed (get_weather)");
     expect(titles).toContain("mcp-lint schema_widened (get_weather)");
     expect(shown.find((annotation) => annotation.properties.title === "mcp-lint annotations_changed (send_note)")?.data).toContain("readOnlyHint");
-    expect(shown.every((annotation) => annotation.command === "error" && annotation.properties.file === "mcp-lint.lock")).toBe(true);
+    expect(shown.every((annotation) => annotation.properties.file === "mcp-lint.lock")).toBe(true);
+    // Changes are errors; the hidden text in the new description (S8) is annotated too, as warnings.
+    expect(shown.filter((annotation) => !annotation.properties.title?.startsWith("mcp-lint S8 ")).every((annotation) => annotation.command === "error")).toBe(true);
+    const hidden = shown.filter((annotation) => annotation.properties.title === "mcp-lint S8 hidden_text (get_weather)");
+    expect(hidden.map((annotation) => annotation.command)).toEqual(["warning", "warning", "warning"]);
+    expect(hidden.map((annotation) => annotation.data).join("\n")).toContain("IMPOR\\u{200B}TANT");
+    expect(result.summary).toContain("| warning | S8 hidden\\_text | get\\_weather | Contains a reference to a credential file");
     expect(result.summary).toContain("Exit code: **1** (failed: changes at or above `warning`)");
     expect(result.summary).toContain("| error | annotations\\_changed | send\\_note |");
     expect(result.outputs).toContain("exit-code=1");
@@ -59,7 +65,7 @@ describe("action.yml", () => {
     const result = runAction({ command, url: "https://example.com/mcp" }, {}, workspace);
     expect(result.status).toBe(2);
     expect(annotations(result.runner)).toEqual([
-      { command: "error", properties: { title: "mcp-lint" }, data: "Set either the `command` input or the `url` input, not both." },
+      { command: "error", properties: { title: "mcp-lint" }, data: "Set one of the `command`, `url` and `config` inputs: `command` and `url` are both set." },
     ]);
     expect(result.summary).toContain("Exit code: **2**");
   });

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { acceptCommand, acceptHint, shellWord } from "../../scripts/pre-commit-hook.mjs";
+import { configProject } from "./action-harness.js";
 import { cliPath, demoServer, repo, tempDir } from "./helpers.js";
 
 const hook = join(repo, "scripts/pre-commit-hook.mjs");
@@ -16,7 +17,24 @@ describe("acceptCommand", () => {
       words: ["mcp-lint", "lock", "--accept", "--lock", "servers/a.lock", "--pass-env", "API_TOKEN", "--", "npx", "-y", "pkg@1.2.3"],
       omitted: 0,
       urlHidden: false,
+      config: false,
     });
+  });
+
+  it("keeps --config, --server and --jobs for a config run and drops --sarif (issue 14 item 6)", () => {
+    expect(
+      acceptCommand(["--config", ".mcp.json", "--server", "notes", "--server=my files", "--jobs=2", "--sarif", "lock.sarif", "--fail-on", "error", "--deadline", "900"]),
+    ).toEqual({
+      words: ["mcp-lint", "lock", "--accept", "--config", ".mcp.json", "--server", "notes", "--server", "my files", "--jobs", "2", "--deadline", "900"],
+      omitted: 0,
+      urlHidden: false,
+      config: true,
+    });
+    const hint = acceptHint(["--config", ".vscode/mcp.json", "--server=my files"]);
+    expect(hint).toContain("mcp-lint: a server of the config no longer matches the lock.");
+    expect(hint).toContain("  mcp-lint lock --accept --config .vscode/mcp.json --server 'my files'\n");
+    // A `--config` word inside the server command is the server's, not mcp-lint's.
+    expect(acceptCommand(["--", "node", "s.mjs", "--config", "x"]).config).toBe(false);
   });
 
   it("keeps --flag=value forms and drops --check", () => {
@@ -86,6 +104,27 @@ describe("the hook entry, run as pre-commit runs it", () => {
     const accepted = spawnSync("bash", ["-c", command.replace(/^mcp-lint /, `node ${shellWord(cliPath)} `)], { cwd: project, encoding: "utf8", env: { ...process.env, ...env } });
     expect(accepted.status, accepted.stderr).toBe(0);
     expect(run(["--pass-env", "MCP_LINT_DEMO_RUGPULL", "--", "node", demoServer], env).status).toBe(0);
+  });
+
+  it("with --config, names the changed server and prints the config's accept command, which works (issue 14 item 6)", () => {
+    const config = configProject(tempDir());
+    const inConfig = (command: string, args: string[]) =>
+      spawnSync(command, args, { cwd: config.dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...config.env } });
+    expect(inConfig(process.execPath, [cliPath, "lock", "--config", ".mcp.json"]).status).toBe(0);
+    const args = ["--config", ".mcp.json", "--server", "alpha", "--server", "beta", "--sarif", "hook.sarif"];
+    const clean = inConfig(process.execPath, [hook, ...args]);
+    expect(clean.status, clean.stderr).toBe(0);
+    expect(clean.stdout).not.toContain("--accept");
+
+    config.pull();
+    const pulled = inConfig(process.execPath, [hook, ...args]);
+    expect(pulled.status).toBe(1);
+    expect(pulled.stdout).toMatch(/=== server "beta" ===[\s\S]*description_changed/);
+    const command = "mcp-lint lock --accept --config .mcp.json --server alpha --server beta";
+    expect(pulled.stdout).toContain(`mcp-lint: a server of the config no longer matches the lock. After reviewing the changes above, update the lock with:\n\n  ${command}\n`);
+    const accepted = inConfig("bash", ["-c", command.replace(/^mcp-lint /, `node ${shellWord(cliPath)} `)]);
+    expect(accepted.status, accepted.stderr).toBe(0);
+    expect(inConfig(process.execPath, [hook, ...args]).status).toBe(0);
   });
 
   it("on an error (exit 2) prints no command", () => {

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { configProject } from "./action-harness.js";
 import { cliPath, demoServer, repo, tempDir } from "./helpers.js";
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
@@ -155,33 +156,37 @@ describe("the published package", () => {
 const hasPreCommit = sh("pre-commit", ["--version"], repo).code === 0;
 
 describe.skipIf(!hasPreCommit)("the pre-commit hook, run by pre-commit itself", () => {
-  it("passes on a clean server, fails on a rug-pulled one with the command that updates the lock, on every commit", () => {
-    // pre-commit installs hooks from a git revision: commit a copy of the working tree's sources.
-    const hookRepo = sourceCopy();
-    const gitIn = (cwd: string, ...args: string[]) => sh("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], cwd);
+  // pre-commit installs hooks from a git revision: commit a copy of the working tree's sources.
+  // Both tests use it and one pre-commit cache, so the hook's environment is installed once.
+  let hookRepo: string;
+  let rev: string;
+  let cache: string;
+  const gitIn = (cwd: string, ...args: string[]) => sh("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], cwd);
+  beforeAll(() => {
+    hookRepo = sourceCopy();
     expect(gitIn(hookRepo, "init", "--quiet").code).toBe(0);
     expect(gitIn(hookRepo, "add", ".").code).toBe(0);
     expect(gitIn(hookRepo, "commit", "--quiet", "-m", "hook under test").code).toBe(0);
-    const rev = sh("git", ["rev-parse", "HEAD"], hookRepo).stdout.trim();
+    rev = sh("git", ["rev-parse", "HEAD"], hookRepo).stdout.trim();
+    cache = join(tempDir(), "cache");
+  });
 
+  /** `.pre-commit-config.yaml` in `project` running the hook with `args` (a YAML flow list's items). */
+  function useHook(project: string, args: string) {
+    writeFileSync(
+      join(project, ".pre-commit-config.yaml"),
+      ["repos:", `  - repo: ${hookRepo}`, `    rev: ${rev}`, "    hooks:", "      - id: mcp-lint-lock", `        args: [${args}]`, ""].join("\n"),
+    );
+  }
+
+  it("passes on a clean server, fails on a rug-pulled one with the command that updates the lock, on every commit", () => {
     const project = tempDir();
     const git = (...args: string[]) => gitIn(project, ...args);
     expect(git("init", "--quiet").code).toBe(0);
     expect(sh(process.execPath, [cliPath, "lock", "--", "node", demoServer], project).code).toBe(0);
-    writeFileSync(
-      join(project, ".pre-commit-config.yaml"),
-      [
-        "repos:",
-        `  - repo: ${hookRepo}`,
-        `    rev: ${rev}`,
-        "    hooks:",
-        "      - id: mcp-lint-lock",
-        `        args: [--pass-env, MCP_LINT_DEMO_RUGPULL, --fail-on, warning, --, node, ${JSON.stringify(demoServer)}]`,
-        "",
-      ].join("\n"),
-    );
+    useHook(project, `--pass-env, MCP_LINT_DEMO_RUGPULL, --fail-on, warning, --, node, ${JSON.stringify(demoServer)}`);
     expect(git("add", ".").code).toBe(0);
-    const env = { PRE_COMMIT_HOME: join(tempDir(), "cache") };
+    const env = { PRE_COMMIT_HOME: cache };
     const clean = sh("pre-commit", ["run", "mcp-lint-lock", "--all-files"], project, env);
     expect(clean.code, clean.stdout + clean.stderr).toBe(0);
     expect(clean.stdout).toMatch(/mcp-lint lock --check\.+Passed/);
@@ -200,5 +205,30 @@ describe.skipIf(!hasPreCommit)("the pre-commit hook, run by pre-commit itself", 
     expect(blocked.stdout + blocked.stderr).toContain("description_changed");
     const allowed = sh("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "--allow-empty", "-m", "empty"], project, env);
     expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
+  }, 600_000);
+
+  it("with --config in args, checks every server of the config and prints the config's accept command (issue 14 item 6)", () => {
+    const config = configProject(tempDir());
+    const project = config.dir;
+    expect(gitIn(project, "init", "--quiet").code).toBe(0);
+    const env = { PRE_COMMIT_HOME: cache, ...config.env };
+    expect(sh(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], project, env).code).toBe(0);
+    useHook(project, "--config, .mcp.json");
+    expect(gitIn(project, "add", ".").code).toBe(0);
+    const clean = sh("pre-commit", ["run", "mcp-lint-lock", "--all-files"], project, env);
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/mcp-lint lock --check\.+Passed/);
+
+    config.pull();
+    const pulled = sh("pre-commit", ["run", "mcp-lint-lock", "--all-files"], project, env);
+    expect(pulled.code).toBe(1);
+    expect(pulled.stdout).toMatch(/mcp-lint lock --check\.+Failed/);
+    expect(pulled.stdout).toMatch(/=== server "beta" ===[\s\S]*description_changed[\s\S]*S8 hidden_text/);
+    expect(pulled.stdout).toContain("mcp-lint: a server of the config no longer matches the lock. After reviewing the changes above, update the lock with:\n\n  mcp-lint lock --accept --config .mcp.json\n");
+
+    // The printed command (run with this checkout's build) updates the lock, and the hook passes again.
+    expect(sh(process.execPath, [cliPath, "lock", "--accept", "--config", ".mcp.json"], project, env).code).toBe(0);
+    const accepted = sh("pre-commit", ["run", "mcp-lint-lock", "--all-files"], project, env);
+    expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
   }, 600_000);
 });
