@@ -1,6 +1,7 @@
 /** The `--json` report: stable field names, documented in the README. */
 
 import type { Change } from "../lock/kinds.js";
+import type { ServerSnapshot } from "../lock/snapshot.js";
 import { countBySeverity } from "../lock/engine.js";
 import { changeMessage } from "./messages.js";
 import { neutralize } from "./neutralize.js";
@@ -18,6 +19,18 @@ export function jsonReportText(report: unknown, redact: (text: string) => string
   return `${redact(JSON.stringify(report, null, 2)).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
 }
 
+/** The `server` object every JSON report starts with: who was read, how, and never the command itself. */
+export function serverJson(snapshot: ServerSnapshot): Record<string, unknown> {
+  return {
+    name: snapshot.name,
+    version: snapshot.version,
+    transport: snapshot.transport,
+    command_sha256: snapshot.commandSha256,
+    instructions_known: snapshot.instructions.known,
+    tools: snapshot.tools.length,
+  };
+}
+
 /** Version of the JSON report's shape; bumped only on an incompatible change. */
 export const REPORT_VERSION = 1;
 
@@ -30,14 +43,7 @@ export function buildJsonReport(input: ReportInput, outcome: string, exitCode: n
     lock: input.lockPath,
     outcome,
     exit_code: exitCode,
-    server: {
-      name: snapshot.name,
-      version: snapshot.version,
-      transport: snapshot.transport,
-      command_sha256: snapshot.commandSha256,
-      instructions_known: snapshot.instructions.known,
-      tools: snapshot.tools.length,
-    },
+    server: serverJson(snapshot),
     summary: countBySeverity(input.changes),
     changes: input.changes.map(changeEntry),
     notes: input.notes.map((note) => ({ tool: note.tool, severity: note.severity, message: neutralize(note.message) })),
