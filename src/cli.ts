@@ -160,7 +160,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
       .option("--portability <mode>", "default, or strict to add the opt-in portability rules")
       .option("--format-allowlist <formats>", "Formats schema-format-portability accepts besides OpenAI's nine, comma-separated");
   lintOptions(cli.command("run", "Lint a live server's tools (rules S1-S8, definition rules, score)"))
-    .usage("run [--json PATH] [--sarif PATH] [--fail-on LEVEL] [--fail-under SCORE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
+    .usage("run [--json PATH] [--sarif PATH] [--fail-on LEVEL] [--fail-under SCORE] [--probe FIXTURES] [--error-probes] [--probe-timeout SECONDS] [--include-responses] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
     .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
     .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)

@@ -58,3 +58,8 @@ export { buildLintJsonReport } from "./report/lint-json.js";
 export { buildLintReport, type LintReport, lintExitCode } from "./report/lint-report.js";
 export { renderLintTerminal } from "./report/lint-terminal.js";
 export { installSarif, lintSarif, lockSarif, type SarifLog } from "./report/sarif.js";
+export { parseFixtures } from "./probe/fixtures.js";
+export { planProbes } from "./probe/gate.js";
+export { starterProbes } from "./probe/init.js";
+export { judgeProbes, withProbes } from "./probe/judge.js";
+export { type ProbeLink, runProbes } from "./probe/runner.js";

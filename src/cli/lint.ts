@@ -1,10 +1,13 @@
 /** The `run` and `check` commands: read a live server or a saved list, lint it, report (terminal, JSON, SARIF) and decide the exit code. */
 
+import { dirname, resolve } from "node:path";
+import { makeRedactor, type Redactor } from "../connect/redact.js";
 import { UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/kinds.js";
 import type { FailOn } from "../lock/engine.js";
-import { refuseSymlink, writeFileSafely } from "../lock/io.js";
+import { readJsonFile, refuseSymlink, writeFileSafely } from "../lock/io.js";
 import type { Severity } from "../lock/kinds.js";
+import type { ServerSnapshot } from "../lock/snapshot.js";
 import { lintServer } from "../lint/lint.js";
 import { isRuleId } from "../lint/table.js";
 import type { LintOptions } from "../lint/types.js";
@@ -12,7 +15,8 @@ import { jsonReportText } from "../report/json.js";
 import { buildLintReport, lintExitCode } from "../report/lint-report.js";
 import { renderLintTerminal } from "../report/lint-terminal.js";
 import { PLAIN_STYLE } from "../report/style.js";
-import { lintOwnLaunch, loadVerdictModules, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
+import type { FixturesFile, ProbeRecord } from "../probe/types.js";
+import { lintOwnLaunch, loadVerdictModules, openSession, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 // Everything the verdict and the terminal report need is imported statically above, and the JSON and
 // SARIF builders (only when asked for) before the server starts: a same-user server cannot swap
@@ -32,6 +36,53 @@ export interface LintFlags extends SourceFlags {
   disable: string[];
   portability: "default" | "strict";
   formatAllowlist: string[];
+  /** `run` only: the probe flags; absent or all off when the run does not call tools. */
+  probeFlags?: ProbeFlags;
+}
+
+/** The probe flags of `run`: `--probe`, `--error-probes`, `--probe-timeout`, `--include-responses`. */
+export interface ProbeFlags {
+  /** The fixtures file, or null. */
+  probe: string | null;
+  errorProbes: boolean;
+  /** Bound on each probe call, in ms (default 30 s). */
+  probeTimeoutMs: number;
+  includeResponses: boolean;
+}
+
+/** Seconds a probe call may take before it is cancelled, when --probe-timeout is not given. */
+export const DEFAULT_PROBE_TIMEOUT_SECONDS = 30;
+
+/** The probe flags from cac's raw options; a flag that needs probes without them is a usage error. */
+export function probeFlagValues(options: Record<string, unknown>): ProbeFlags {
+  const once = (value: unknown, name: string): unknown => {
+    if (Array.isArray(value)) throw new UsageError(`${name} was given more than once`);
+    return value;
+  };
+  const file = once(options.probe, "--probe");
+  if (file !== undefined && (typeof file !== "string" || file === "")) throw new UsageError("--probe needs a fixtures file");
+  const bool = (value: unknown, name: string): boolean => {
+    const given = once(value, name);
+    if (given === undefined || given === false) return false;
+    if (given === true) return true;
+    throw new UsageError(`${name} takes no value`);
+  };
+  const errorProbes = bool(options.errorProbes, "--error-probes");
+  const includeResponses = bool(options.includeResponses, "--include-responses");
+  const timeout = once(options.probeTimeout, "--probe-timeout");
+  const probing = typeof file === "string" || errorProbes;
+  if (!probing && (timeout !== undefined || includeResponses)) {
+    throw new UsageError(`${timeout !== undefined ? "--probe-timeout" : "--include-responses"} needs --probe FIXTURES or --error-probes`);
+  }
+  let seconds = DEFAULT_PROBE_TIMEOUT_SECONDS;
+  if (timeout !== undefined) {
+    const text = typeof timeout === "number" ? String(timeout) : timeout;
+    seconds = typeof text === "string" && text.trim() !== "" ? Number(text) : Number.NaN;
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
+      throw new UsageError(`--probe-timeout takes seconds between 0 and 86400, not ${JSON.stringify(String(text))}`);
+    }
+  }
+  return { probe: typeof file === "string" ? file : null, errorProbes, probeTimeoutMs: Math.round(seconds * 1000), includeResponses };
 }
 
 /** Values of a flag that may repeat and may hold a comma-separated list; empty items are a usage error. */
@@ -78,7 +129,7 @@ export function lintFlagValues(options: Record<string, unknown>): Pick<LintFlags
 export function lintOptionsFrom(flags: Pick<LintFlags, "disable" | "portability" | "formatAllowlist">): LintOptions {
   for (const id of flags.disable) {
     if (id !== "I1" && !isRuleId(id)) {
-      throw new UsageError(`--disable: unknown rule ${JSON.stringify(id)}; rule IDs are S1-S8, I1 and the names in docs/rules (name-format, schema-format-portability, ...)`);
+      throw new UsageError(`--disable: unknown rule ${JSON.stringify(id)}; rule IDs are S1-S8, P1-P5, I1 and the names in docs/rules (name-format, format-parity, ...)`);
     }
   }
   return { disable: new Set(flags.disable), portability: flags.portability, formatAllowlist: flags.formatAllowlist };
@@ -104,6 +155,13 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
     flags.json === null ? null : import("../report/lint-json.js"),
     flags.sarif === null ? null : import("../report/sarif.js"),
   ]);
+  const probeFlags = flags.probeFlags ?? { probe: null, errorProbes: false, probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_SECONDS * 1000, includeResponses: false };
+  const probing = probeFlags.probe !== null || probeFlags.errorProbes;
+  if (probing && (flags.mode !== "run" || target === null)) throw new UsageError("--probe and --error-probes call tools, so they need a live server: use mcp-lint run");
+  // The fixtures file and the probe modules are read before the server starts, like everything else the verdict needs.
+  const [fixtures, probeModules] = probing
+    ? await Promise.all([probeFlags.probe === null ? null : readFixtures(probeFlags.probe), loadProbeModules()])
+    : [null, null];
   let install: InstallFinding[] = [];
   if (target?.kind === "stdio") {
     // A known-bad launch is refused here, before it starts; the other findings join the report under (server).
@@ -111,10 +169,43 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
     if (options.disable.has("I1")) install = [];
   }
 
-  const redactor = redactorFor(target, output);
-  const snapshot = await readSnapshot(flags, target, redactor, () => {}, output.err);
-  const result = lintServer({ tools: snapshot.tools, instructions: snapshot.instructions.known ? snapshot.instructions.text : null }, options);
-  const report = buildLintReport({ toolVersion: flags.version, command: flags.mode, source: flags.from, snapshot, result, install });
+  let redactor: Redactor;
+  let snapshot: ServerSnapshot;
+  let result: ReturnType<typeof lintServer>;
+  let probes: ProbeRecord[] | null = null;
+  if (probing && target !== null && probeModules !== null) {
+    // Values that ${NAME} placeholders expand to are secrets too: a server may echo them back.
+    const expanded = fixtures === null ? [] : probeModules.fixtures.referencedVariables(fixtures).flatMap((name) => process.env[name] ?? []);
+    redactor = makeRedactor([...target.secrets, ...expanded]);
+    output.redact = (text) => redactor.text(text);
+    const session = await openSession(flags, target, redactor, output.err);
+    let raw: ServerSnapshot;
+    try {
+      raw = session.snapshot;
+      snapshot = target.secrets.length === 0 && expanded.length === 0 ? raw : probeModules.redact.redactSnapshot(raw, redactor);
+      // The gate reads the definitions exactly as served; the report shows the redacted copy.
+      const plan = probeModules.gate.planProbes({ fixtures, tools: raw.tools, env: process.env, errorProbes: probeFlags.errorProbes });
+      probes = await probeModules.runner.runProbes(plan, probeModules.runner.sdkProbeLink(session), { timeoutMs: probeFlags.probeTimeoutMs, redactor });
+    } finally {
+      await session.close();
+    }
+    const linted = lintServer({ tools: snapshot.tools, instructions: snapshot.instructions.known ? snapshot.instructions.text : null }, options);
+    result = probeModules.judge.withProbes(linted, probeModules.judge.judgeProbes(probes, raw.tools, options.disable));
+  } else {
+    redactor = redactorFor(target, output);
+    snapshot = await readSnapshot(flags, target, redactor, () => {}, output.err);
+    result = lintServer({ tools: snapshot.tools, instructions: snapshot.instructions.known ? snapshot.instructions.text : null }, options);
+  }
+  const report = buildLintReport({
+    toolVersion: flags.version,
+    command: flags.mode,
+    source: flags.from,
+    snapshot,
+    result,
+    install,
+    probes,
+    includeResponses: probeFlags.includeResponses,
+  });
   const exitCode = lintExitCode(report, flags.failOn, flags.failUnder);
 
   const channel = jsonToStdout ? output.err : output.out;
@@ -132,3 +223,29 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
   }
   return exitCode;
 }
+
+/** Read and check a fixtures file; `${FIXTURES_DIR}` is its folder, absolute. */
+async function readFixtures(path: string): Promise<FixturesFile> {
+  const { parseFixtures } = await import("../probe/fixtures.js");
+  return parseFixtures(await readJsonFile(path, "--probe fixtures file"), path, dirname(resolve(path)));
+}
+
+/** The probe modules, loaded before the server starts (ajv included) so a same-user server cannot swap them. */
+async function loadProbeModules() {
+  const [fixtures, gate, runner, judge, redact] = await Promise.all([
+    import("../probe/fixtures.js"),
+    import("../probe/gate.js"),
+    import("../probe/runner.js"),
+    import("../probe/judge.js"),
+    import("../connect/redact.js"),
+    import("../probe/arguments.js"),
+    import("../connect/stdio.js"),
+    import("../connect/launch.js"),
+  ]);
+  return { fixtures, gate, runner, judge, redact };
+}
+
+/**
+ * Launch or connect as readSnapshot does, but keep the session open for the probes. The caller
+ * closes it (for a launched server that ends its whole process group).
+ */

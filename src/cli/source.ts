@@ -1,6 +1,7 @@
 /** Where a command's tools come from: flag checks, the launch's own install lint, and reading the server or a saved list. */
 
 import { makeRedactor, type Redactor, redactSnapshot } from "../connect/redact.js";
+import type { OpenSession } from "../connect/session.js";
 import { resolveTarget, type Target } from "../connect/target.js";
 import { KnownBadRefusal, UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/index.js";
@@ -119,19 +120,25 @@ export async function lintOwnLaunch(
   return findings;
 }
 
+/** How a live read goes: prompts and resources too, as another client, with a progress line. */
+export interface ReadOptions {
+  catalog?: boolean;
+  clientInfo?: { name: string; version: string } | null;
+  progress?: boolean;
+}
+
 /**
- * Read the tools: launch or connect to the server (calling `onStarted` once it runs), or read the
- * saved list. Secrets the server echoed are already redacted in what this returns.
+ * Launch or connect to the server and keep the session open (probes go on to call tools). The
+ * snapshot in it is not redacted yet; `onStarted` runs once a launched server's process runs.
  */
-export async function readSnapshot(
+export async function openSession(
   flags: SourceFlags,
-  target: Target | null,
+  target: Target,
   redactor: Redactor,
-  onStarted: () => void,
   warn: (text: string) => void,
-  read: { catalog?: boolean; clientInfo?: { name: string; version: string } | null; progress?: boolean } = {},
-): Promise<ServerSnapshot> {
-  if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
+  read: ReadOptions = {},
+  onStarted: () => void = () => {},
+): Promise<OpenSession> {
   const options = {
     timeoutMs: flags.timeoutMs,
     startupTimeoutMs: flags.startupTimeoutMs,
@@ -142,21 +149,42 @@ export async function readSnapshot(
     catalog: read.catalog === true,
     ...(read.clientInfo ? { clientInfo: read.clientInfo } : {}),
   };
-  let raw: ServerSnapshot;
   if (target.kind === "stdio") {
     // A launched server runs as this user and can rewrite any file loaded after it starts (dist/,
     // node_modules/): the SDK client is loaded before the spawn, like the modules loadVerdictModules
     // loads (so it no longer overlaps the server's boot, about 100-250 ms).
-    const [{ launchStdioServer }, { snapshotFromStdio }] = await Promise.all([import("../connect/launch.js"), import("../connect/stdio.js")]);
+    const [{ launchStdioServer }, { openStdioSession }] = await Promise.all([import("../connect/launch.js"), import("../connect/stdio.js")]);
     for (const name of target.unset) {
       warn(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
     }
     const { server, running } = launchStdioServer(target);
+    // A failed spawn is reported by the session's initialize; this only keeps the rejection handled.
     running.then(onStarted, onStarted);
-    raw = await snapshotFromStdio(target, server, options);
-  } else {
-    onStarted();
-    raw = await (await import("../connect/http.js")).snapshotFromHttp(target, options);
+    return openStdioSession(target, server, options);
+  }
+  onStarted();
+  return (await import("../connect/http.js")).openHttpSession(target, options);
+}
+
+/**
+ * Read the tools: launch or connect to the server (calling `onStarted` once it runs), read, and
+ * close; or read the saved list. Secrets the server echoed are already redacted in what this returns.
+ */
+export async function readSnapshot(
+  flags: SourceFlags,
+  target: Target | null,
+  redactor: Redactor,
+  onStarted: () => void,
+  warn: (text: string) => void,
+  read: ReadOptions = {},
+): Promise<ServerSnapshot> {
+  if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
+  const session = await openSession(flags, target, redactor, warn, read, onStarted);
+  let raw: ServerSnapshot;
+  try {
+    raw = session.snapshot;
+  } finally {
+    await session.close();
   }
   return target.secrets.length === 0 ? raw : redactSnapshot(raw, redactor);
 }

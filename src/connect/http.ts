@@ -7,7 +7,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
-import { firstLine, readSession } from "./session.js";
+import { firstLine, type OpenSession, readSession } from "./session.js";
 import { describeTarget, type HttpTarget, type Target, targetSha256 } from "./target.js";
 
 /** Largest response body (or, in an event stream, single event) read from a server; a bigger one is cut off with an error. */
@@ -15,6 +15,19 @@ export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Connect over HTTP, read initialize and every tools/list page, then close the session. */
 export async function snapshotFromHttp(target: HttpTarget & Target, options: ConnectOptions): Promise<ServerSnapshot> {
+  const session = await openHttpSession(target, options);
+  try {
+    return session.snapshot;
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Like snapshotFromHttp, but the session stays open for further requests (the probe runner calls
+ * tools on it); the caller must `close()` it. On a failure before it is returned it is closed already.
+ */
+export async function openHttpSession(target: HttpTarget & Target, options: ConnectOptions): Promise<OpenSession> {
   const where = describeTarget(target);
   const clock = new RunClock(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   let oversize: Error | undefined;
@@ -56,8 +69,11 @@ export async function snapshotFromHttp(target: HttpTarget & Target, options: Con
       throw new ConnectionError(`could not connect to ${where} over Streamable HTTP or SSE: ${failure(sseError, "initialize", bound)}`);
     }
   }
+  const close = async () => {
+    await client.close().catch(() => undefined);
+  };
   try {
-    return await readSession(client, {
+    const snapshot = await readSession(client, {
       where,
       timeoutMs: options.timeoutMs,
       clock,
@@ -66,8 +82,16 @@ export async function snapshotFromHttp(target: HttpTarget & Target, options: Con
       failure,
       catalog: options.catalog === true,
     });
-  } finally {
-    await client.close().catch(() => undefined);
+    return {
+      client,
+      snapshot,
+      explain: (error, step) => failure(error, step, { ms: options.timeoutMs, byDeadline: false }),
+      ended: () => null,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
 

@@ -100,3 +100,17 @@ export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return (message.split("\n")[0] ?? "").trim() || "unknown error";
 }
+
+/** A connected session kept open after the list was read, for callers that go on to send requests (probes). */
+export interface OpenSession {
+  /** The SDK client, initialized; requests sent on it reach the server under test. */
+  client: Client;
+  /** What the server served, read exactly as `readSession` reads it (not yet redacted). */
+  snapshot: ServerSnapshot;
+  /** One line on why a request failed (for a launched server, with the stderr lines that explain it); secrets redacted. */
+  explain: (error: unknown, step: string) => string;
+  /** How the server went away ("exited with code 3"), once it has; null while it runs, or over HTTP. */
+  ended: () => string | null;
+  /** Close the client and, for a launched server, end its whole process group and every descendant. */
+  close: () => Promise<void>;
+}

@@ -7,12 +7,26 @@ import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClo
 import type { LaunchedServer } from "./launch.js";
 import { BadMessageError, MessageTooLargeError } from "./lines.js";
 import { showProgress, startingText } from "./progress.js";
-import { firstLine, readSession } from "./session.js";
+import { firstLine, type OpenSession, readSession } from "./session.js";
 import { explainStderr } from "./stderr.js";
 import { describeTarget, type StdioTarget, type Target, targetSha256 } from "./target.js";
 
 /** Talk to a launched stdio server: initialize and every tools/list page, then end its process group. */
 export async function snapshotFromStdio(target: StdioTarget & Target, server: LaunchedServer, options: ConnectOptions): Promise<ServerSnapshot> {
+  const session = await openStdioSession(target, server, options);
+  try {
+    return session.snapshot;
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Like snapshotFromStdio, but the session stays open for further requests (the probe runner calls
+ * tools on it). The caller must `close()` it, which ends the server's whole process group; on a
+ * failure before it is returned, the group is already ended.
+ */
+export async function openStdioSession(target: StdioTarget & Target, server: LaunchedServer, options: ConnectOptions): Promise<OpenSession> {
   const { transport } = server;
   const where = describeTarget(target);
   const clock = new RunClock(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
@@ -34,6 +48,10 @@ export async function snapshotFromStdio(target: StdioTarget & Target, server: La
   };
   const hideProgress = options.progress === true ? showProgress(startingText(target.command)) : () => {};
   const client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+  const close = async () => {
+    await client.close().catch(() => undefined);
+    await transport.close();
+  };
   try {
     const bound = clock.bound(options.startupTimeoutMs ?? options.timeoutMs);
     try {
@@ -46,7 +64,7 @@ export async function snapshotFromStdio(target: StdioTarget & Target, server: La
     } finally {
       hideProgress();
     }
-    return await readSession(client, {
+    const snapshot = await readSession(client, {
       where,
       timeoutMs: options.timeoutMs,
       clock,
@@ -55,9 +73,20 @@ export async function snapshotFromStdio(target: StdioTarget & Target, server: La
       failure,
       catalog: options.catalog === true,
     });
-  } finally {
-    await client.close().catch(() => undefined);
-    await transport.close();
+    return {
+      client,
+      snapshot,
+      explain: (error, step) => failure(error, step, { ms: options.timeoutMs, byDeadline: false }),
+      ended: () => {
+        const exit = transport.exit;
+        if (exit === null) return null;
+        return exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
 

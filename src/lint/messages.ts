@@ -64,6 +64,60 @@ const SDK1_REASONS: Record<string, (finding: LintFinding) => string> = {
   title: () => "The tool's title is not a string",
 };
 
+const VARIANT_WORDS: Readonly<Record<string, string>> = {
+  missing_required: "missing required",
+  wrong_type: "wrong type for",
+  invalid_enum: "invalid value for",
+  unknown_value: "unknown value for",
+};
+
+/** Which probe a finding is about: a generated error probe by what it sent, a fixture by its label; null for a fixture without one. */
+function probeRef(finding: LintFinding): string | null {
+  const { args } = finding;
+  if (args.variant !== undefined) return `error probe (${VARIANT_WORDS[args.variant] ?? args.variant} ${quoted(args.name, 60)})`;
+  if (args.label !== undefined) return `probe ${quoted(args.label, 60)}`;
+  return null;
+}
+
+function probeMessage(finding: LintFinding): string {
+  const { args } = finding;
+  const ref = probeRef(finding);
+  const also = ref === null ? "" : `; ${ref}`;
+  const probe = ref ?? "probe";
+  const excerpt = args.text === undefined || args.text === "" ? "" : `: ${quoted(args.text, 120)}`;
+  switch (finding.rule) {
+    case "P1": {
+      const why = args.reason === "over_cap" ? " (Claude Code's default cap on tool output, so the agent sees it cut off)" : "";
+      return `Returned ~${thousands(args.tokens ?? 0)} tokens (estimated${also}), over ~${thousands(args.limit ?? 0)}${why}.`;
+    }
+    case "P2":
+      return `Opaque IDs take ${args.share ?? 0}% of the response (${plural(args.count ?? 0, "ID")}${also}) and most records holding one have no readable label.`;
+    case "P3": {
+      const params = args.reason === "has_params" ? "; the tool has paging or limit parameters an agent can use to ask for less" : " and the tool has no paging or limit parameter";
+      return `A ~${thousands(args.tokens ?? 0)}-token response${ref === null ? "" : ` (${ref})`} has no paging cursor or note on what is left in its first and last 600 characters${params}.`;
+    }
+    case "P4":
+      switch (args.reason) {
+        case "stack_trace":
+          return `The error to the ${probe} leaks a stack trace${excerpt}.`;
+        case "empty":
+          return `The error to the ${probe} is empty.`;
+        case "opaque":
+          return `The error to the ${probe} says only that something failed${excerpt}.`;
+        case "as_success":
+          return `The ${probe} got an error returned as a successful result (no isError)${excerpt}.`;
+        case "accepted":
+          return args.variant === undefined ? `The ${probe}, marked expect_error, was answered without an error.` : `The ${probe} was accepted without an error.`;
+        default:
+          return `The error to the ${probe} neither names the bad input nor says what is expected${excerpt}.`;
+      }
+    case "P5":
+      return `Returned ~${thousands(args.tokens ?? 0)} tokens (estimated${also}) but has no way to ask for less: no response_format, verbosity or fields-style parameter, no concise/detailed enum.`;
+    default:
+      return `structuredContent field ${quoted(args.field, 80)} is not in the content text (${thousands(args.count ?? 0)} of ${plural(args.total ?? 0, "value")} missing${also}).`;
+  }
+}
+
 /** The one-line message for a finding; every piece of server text in it is neutralized. */
 export function message(finding: LintFinding): string {
   const { args } = finding;
@@ -139,6 +193,13 @@ export function message(finding: LintFinding): string {
       const reason = SDK1_REASONS[args.reason ?? "missing"] ?? SDK1_REASONS.missing;
       return `${(reason as (finding: LintFinding) => string)(finding)}; MCP SDK 1.x clients reject the whole tools/list result.`;
     }
+    case "P1":
+    case "P2":
+    case "P3":
+    case "P4":
+    case "P5":
+    case "format-parity":
+      return probeMessage(finding);
   }
 }
 
@@ -162,6 +223,22 @@ export function fix(finding: LintFinding): string {
       }
       if (args.kind === "hide_from_user" || args.kind === "override_tools") return "Remove the instruction: a tool must not steer the model against the user or other servers.";
       return RULES.S8.fix;
+    case "P3":
+      return args.reason === "has_params" ? "Say in the answer what is left and which parameter gets the next page." : RULES.P3.fix;
+    case "P4":
+      switch (args.reason) {
+        case "stack_trace":
+          return "Catch the exception and return a one-line message naming the bad input; keep the trace in the server's log.";
+        case "empty":
+        case "opaque":
+          return "Say what failed and why, naming the argument and what it expects (in the MCP Python SDK, raise ToolError, or the message is hidden).";
+        case "as_success":
+          return "Set isError: true on error results so the agent can tell a failure from data.";
+        case "accepted":
+          return "Validate arguments against the input schema and return isError naming the bad one.";
+        default:
+          return RULES.P4.fix;
+      }
     default:
       return RULES[finding.rule].fix;
   }

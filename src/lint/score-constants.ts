@@ -14,7 +14,19 @@ export const STATIC_WASTE: Readonly<Record<string, number>> = {
   "S2": 300, // a wrong or retried argument
   "S3:untyped": 300,
   "S3:undescribed": 100,
+  // Probe findings that are priced rather than measured (seed 003). P1 and P2 are measured instead.
+  "P4:stack_trace": 1_500, // the agent cannot tell what went wrong and retries blind
+  "P4:empty": 1_500,
+  "P4:opaque": 1_500,
+  "P3:no_params": 1_000, // a big answer the agent cannot page through
+  "P4:no_guidance": 700,
+  "P4:as_success": 500, // the agent takes an error for data
+  "P4:accepted": 500,
+  "P5": 300, // no way to ask for a shorter answer
 };
+
+/** Tokens a single response may take before the rest counts as measured waste (P1 in the score). */
+export const RESPONSE_BUDGET_TOKENS = 2_000;
 
 /** Definition tokens per tool that cost nothing extra; each token above is overhead. */
 export const DEFINITION_FREE_TOKENS = 300;

@@ -117,9 +117,10 @@ export function staticCosts(tools: readonly { name: string; index: number; token
 
 /**
  * Score tools and server. Probe measurements join by adding `measured` items to a tool's waste
- * before calling this; `static_only` then turns false.
+ * before calling this; `static_only` then turns false, as it does when `probed` says probes were
+ * answered even if none of them wasted anything.
  */
-export function scoreServer(costs: readonly ToolCost[]): LintScore {
+export function scoreServer(costs: readonly ToolCost[], options: { probed?: boolean } = {}): LintScore {
   let overhead = 0;
   let usage = 0;
   let measured = false;
@@ -138,5 +139,5 @@ export function scoreServer(costs: readonly ToolCost[]): LintScore {
   const averageUsageWaste = costs.length === 0 ? 0 : Math.round(usage / costs.length);
   const wasted = overhead + averageUsageWaste * TOOLS_USED_PER_SESSION;
   const server = halving(wasted, SERVER_HALF_LIFE);
-  return { server, grade: grade(server), static_only: !measured, wasted, definitionOverhead: overhead, averageUsageWaste, tools };
+  return { server, grade: grade(server), static_only: !measured && options.probed !== true, wasted, definitionOverhead: overhead, averageUsageWaste, tools };
 }

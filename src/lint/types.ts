@@ -27,13 +27,23 @@ export const RULE_IDS = [
   "schema-dialect-tag",
   "client-unknown-dialect",
   "client-sdk1-rejects",
+  // Probe rules: they read what tools returned, so they run only with --probe or --error-probes.
+  "P1",
+  "P2",
+  "P3",
+  "P4",
+  "P5",
+  "format-parity",
 ] as const;
+
+/** The rules that judge probe answers rather than definitions (src/probe/rules). */
+export const PROBE_RULE_IDS = ["P1", "P2", "P3", "P4", "P5", "format-parity"] as const satisfies readonly (typeof RULE_IDS)[number][];
 
 /** Stable ID of a rule (`S1`, `name-format`, ...). */
 export type RuleId = (typeof RULE_IDS)[number];
 
 /** Which family a rule belongs to; the report and docs group by it. */
-export type RuleFamily = "static" | "definition" | "portability" | "client";
+export type RuleFamily = "static" | "definition" | "portability" | "client" | "probe";
 
 /** What the rule table says about one rule. */
 export interface RuleInfo {
@@ -104,6 +114,14 @@ export interface LintArgs {
   key?: string;
   /** Which schema: input or output. */
   schema?: "inputSchema" | "outputSchema";
+  /** The probe a finding is about: its label from the fixtures file (raw), when it has one. */
+  label?: string;
+  /** For a generated error probe: which bad argument it sent (`missing_required`, `unknown_value`, ...). */
+  variant?: string;
+  /** Share of a response, in percent, rounded (P2: characters spent on opaque IDs). */
+  share?: number;
+  /** A field of a structured result, by path with array positions folded (`items[].id`; format-parity). */
+  field?: string;
 }
 
 /** One finding, as data: sentences are built only in `lint/messages.ts`. */

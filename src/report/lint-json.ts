@@ -1,6 +1,8 @@
 /** The `--json` report of `run` and `check`: stable field names, documented in the README. Pure. */
 
 import type { LintReport, LintReportItem } from "./lint-report.js";
+import { probeEntry } from "./lint-probes.js";
+import { serverJson } from "./json.js";
 
 /** Version of the lint JSON report's shape; bumped only on an incompatible change. */
 export const LINT_REPORT_VERSION = 1;
@@ -36,18 +38,13 @@ export function buildLintJsonReport(report: LintReport): Record<string, unknown>
   }
   return {
     version: LINT_REPORT_VERSION,
-    server: {
-      name: snapshot.name,
-      version: snapshot.version,
-      transport: snapshot.transport,
-      command_sha256: snapshot.commandSha256,
-      instructions_known: snapshot.instructions.known,
-      tools: snapshot.tools.length,
-    },
+    server: serverJson(snapshot),
     tools: result.tools,
     tokens_estimated: result.tokens.total,
     findings: report.items.filter((item) => item.toolIndex !== null).map(findingEntry),
     server_findings: report.items.filter((item) => item.toolIndex === null).map(serverFindingEntry),
     score: { server: result.score.server, grade: result.score.grade, static_only: result.score.static_only, tools },
+    // Only a run that probed has the key, so the report of a run without probes stays as it was.
+    ...(report.probes === null ? {} : { probes: report.probes.map((record) => probeEntry(record, report.includeResponses)) }),
   };
 }

@@ -8,6 +8,7 @@ import type { ServerSnapshot } from "../lock/snapshot.js";
 import type { LintResult } from "../lint/lint.js";
 import { fix, message } from "../lint/messages.js";
 import type { LintFinding } from "../lint/types.js";
+import type { ProbeRecord } from "../probe/types.js";
 
 /** One reported item: a lint finding or an I1 finding on the launch command, as data plus its sentence and hint. */
 export interface LintReportItem {
@@ -44,6 +45,10 @@ export interface LintReport {
   items: LintReportItem[];
   /** Items per severity, I1 included. */
   counts: Record<Severity, number>;
+  /** Every probe with what it did, in plan order; null when the run did not probe. */
+  probes: ProbeRecord[] | null;
+  /** The JSON report keeps whole responses rather than a preview (`--include-responses`). */
+  includeResponses: boolean;
 }
 
 // One line of advice per I1 kind. Kinds added later fall back to a general hint.
@@ -99,6 +104,9 @@ export function buildLintReport(input: {
   snapshot: ServerSnapshot;
   result: LintResult;
   install: readonly InstallFinding[];
+  /** The probe records of `run --probe` or `--error-probes`; absent without probes. */
+  probes?: ProbeRecord[] | null;
+  includeResponses?: boolean;
 }): LintReport {
   const toolItems: LintReportItem[] = [];
   const serverItems: LintReportItem[] = input.install.map(installItem);
@@ -106,7 +114,17 @@ export function buildLintReport(input: {
   const items = [...toolItems, ...serverItems];
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const item of items) counts[item.severity]++;
-  return { toolVersion: input.toolVersion, command: input.command, source: input.source, snapshot: input.snapshot, result: input.result, items, counts };
+  return {
+    toolVersion: input.toolVersion,
+    command: input.command,
+    source: input.source,
+    snapshot: input.snapshot,
+    result: input.result,
+    items,
+    counts,
+    probes: input.probes ?? null,
+    includeResponses: input.includeResponses === true,
+  };
 }
 
 /** True when an item is at or above a severity floor. */

@@ -2,7 +2,9 @@
 
 import type { Severity } from "../lock/kinds.js";
 import type { ToolScore, WasteItem } from "../lint/score.js";
+import { RESPONSE_BUDGET_TOKENS } from "../lint/score-constants.js";
 import { type LintReport, type LintReportItem, atLeast } from "./lint-report.js";
+import { probeTableLines } from "./lint-probes.js";
 import { capDisplay, neutralize } from "./neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 
@@ -107,6 +109,26 @@ function wasteLabel(item: WasteItem, definitionTokens: number): string {
       return `S3 untyped param${param}`;
     case "S3:undescribed":
       return `S3 undescribed param${param}`;
+    case "P1:over_budget":
+      return `${thousands(item.tokens + RESPONSE_BUDGET_TOKENS)}-token response`;
+    case "P2:unlabelled_ids":
+      return "P2 unlabelled IDs";
+    case "P3:no_params":
+      return "P3 no paging hint";
+    case "P4:stack_trace":
+      return "P4 leaked stack trace";
+    case "P4:empty":
+      return "P4 empty error";
+    case "P4:opaque":
+      return "P4 opaque error";
+    case "P4:no_guidance":
+      return "P4 error with no guidance";
+    case "P4:as_success":
+      return "P4 error as success";
+    case "P4:accepted":
+      return "P4 accepted bad input";
+    case "P5:no_concise_mode":
+      return "P5 no concise mode";
     default:
       if (item.cause === "S2") return `S2 vague param${param}`;
       if (item.cause === "S4") return "S4 overlaps another tool";
@@ -176,6 +198,8 @@ function itemLines(item: LintReportItem, style: TerminalStyle): string[] {
 /** Render the report. Server text is neutralized; colour and wrapping follow `style`. */
 export function renderLintTerminal(report: LintReport, style: TerminalStyle = PLAIN_STYLE, options: LintTerminalOptions = { minSeverity: "info", failUnder: null }): string {
   const lines = [...headerLines(report), ""];
+  // The probe table comes first: the findings under each tool refer to its rows.
+  if (report.probes !== null) lines.push(...probeTableLines(report.probes), "");
   const visible = (item: LintReportItem) => atLeast(item.severity, options.minSeverity);
   let hidden = 0;
 

@@ -57,6 +57,13 @@ describe("the library API (src/index.ts)", () => {
         "renderLintTerminal",
         "scanInstructionsHiddenText",
         "scanToolHiddenText",
+        // Probes (issue 15).
+        "judgeProbes",
+        "parseFixtures",
+        "planProbes",
+        "runProbes",
+        "starterProbes",
+        "withProbes",
       ].sort(),
     );
   });

@@ -4,12 +4,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isRuleId, lintServer, RULE_IDS, RULES, ruleEnabled } from "../../../src/lint/index.js";
 import { RULE_LIST } from "../../../src/lint/rules/index.js";
+import { PROBE_RULES } from "../../../src/probe/rules/index.js";
 
 const repo = join(import.meta.dirname, "../../..");
 
 describe("the rule table", () => {
-  it("registers every rule exactly once", () => {
-    expect(RULE_LIST.map((rule) => rule.id).sort()).toEqual([...RULE_IDS].sort());
+  it("registers every rule exactly once (static rules in the linter, probe rules in probe/)", () => {
+    expect([...RULE_LIST, ...PROBE_RULES].map((rule) => rule.id).sort()).toEqual([...RULE_IDS].sort());
     expect(Object.keys(RULES).sort()).toEqual([...RULE_IDS].sort());
   });
 

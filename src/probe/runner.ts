@@ -1,0 +1,145 @@
+/**
+ * The only module that calls tools: it sends the probes the safety gate cleared, one at a time and
+ * in order, bounds each with the probe timeout (cancelling with `notifications/cancelled`), and
+ * stops the server when it no longer answers.
+ */
+
+import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Redactor } from "../connect/redact.js";
+import type { OpenSession } from "../connect/session.js";
+import type { JsonObject } from "../lock/snapshot.js";
+import { measureProtocolError, measureResult } from "./response.js";
+import type { PlannedProbe, ProbeNote, ProbeRecord } from "./types.js";
+
+/** How one call ended, before it is measured. */
+export type CallOutcome =
+  | { kind: "result"; result: unknown }
+  | { kind: "error"; code: number; message: string }
+  | { kind: "timeout" }
+  | { kind: "failed"; detail: string };
+
+/** What the runner needs from a session; the CLI binds it to the SDK client, tests to a fake. */
+export interface ProbeLink {
+  /** Call a tool; a call still unanswered after `timeoutMs` is cancelled and reported as a timeout. */
+  call(name: string, args: JsonObject, timeoutMs: number): Promise<CallOutcome>;
+  /** True when the server answers a ping within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<boolean>;
+  /** How the server went away, once it has; null while it is there. */
+  ended(): string | null;
+  /** End the session and the server (its whole process group, for a launched one). */
+  stop(): Promise<void>;
+}
+
+/** Longest wait for the ping that tells a busy tool from a server that stopped answering. */
+export const PING_TIMEOUT_MS = 5_000;
+
+/** Bind a link to an open SDK session. */
+export function sdkProbeLink(session: OpenSession): ProbeLink {
+  let closed = false;
+  const previous = session.client.onclose;
+  session.client.onclose = () => {
+    closed = true;
+    previous?.();
+  };
+  return {
+    async call(name, args, timeoutMs) {
+      const controller = new AbortController();
+      let timedOut = false;
+      // The abort makes the SDK send notifications/cancelled for this request id, then reject it.
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(`no answer within ${timeoutMs / 1000} s (--probe-timeout)`);
+      }, timeoutMs);
+      try {
+        const result = await session.client.request(
+          { method: "tools/call", params: { name, arguments: args } },
+          // Permissive: a malformed result is measured as sent, not thrown away by validation.
+          ResultSchema,
+          { signal: controller.signal, timeout: timeoutMs + 60_000 },
+        );
+        return { kind: "result", result };
+      } catch (error) {
+        if (timedOut) return { kind: "timeout" };
+        if (!closed && error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+          return { kind: "error", code: error.code, message: error.message };
+        }
+        return { kind: "failed", detail: session.explain(error, `tools/call ${name}`) };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async ping(timeoutMs) {
+      if (closed) return false;
+      try {
+        await session.client.ping({ timeout: timeoutMs });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    ended: () => session.ended() ?? (closed ? "closed the connection" : null),
+    stop: () => session.close(),
+  };
+}
+
+/** Options of a probe run. */
+export interface RunOptions {
+  /** Bound on each call (`--probe-timeout`), in ms. */
+  timeoutMs: number;
+  /** Applied to every response text before it is kept. */
+  redactor: Redactor;
+  /** Monotonic milliseconds; tests pass a fake clock. */
+  now?: () => number;
+}
+
+/**
+ * Run the plan in order. A probe the gate held back is recorded as blocked or skipped, never sent.
+ * After a timeout the server is pinged: if it does not answer, it is stopped (its process group
+ * ended) and every probe left is reported as not run, as after a server that exited.
+ */
+export async function runProbes(plan: readonly PlannedProbe[], link: ProbeLink, options: RunOptions): Promise<ProbeRecord[]> {
+  const now = options.now ?? (() => performance.now());
+  const records: ProbeRecord[] = [];
+  let stopped: ProbeNote | null = null;
+  for (const probe of plan) {
+    if (probe.action !== "call" || probe.args === null) {
+      records.push({ probe, status: probe.action === "skipped" ? "skipped" : "blocked", latencyMs: null, response: null, note: null });
+      continue;
+    }
+    if (stopped !== null) {
+      records.push({ probe, status: "not_run", latencyMs: null, response: null, note: stopped });
+      continue;
+    }
+    const started = now();
+    const outcome = await link.call(probe.tool, probe.args, options.timeoutMs);
+    const latencyMs = Math.max(0, Math.round(now() - started));
+    switch (outcome.kind) {
+      case "result": {
+        const response = measureResult(outcome.result, options.redactor);
+        records.push({ probe, status: response.isError ? "tool_error" : "ok", latencyMs, response, note: null });
+        break;
+      }
+      case "error":
+        records.push({ probe, status: "protocol_error", latencyMs, response: measureProtocolError(outcome.code, outcome.message, options.redactor), note: null });
+        break;
+      case "timeout": {
+        records.push({ probe, status: "timeout", latencyMs, response: null, note: { code: "timed_out", seconds: options.timeoutMs / 1000 } });
+        const alive = await link.ping(Math.min(PING_TIMEOUT_MS, options.timeoutMs));
+        if (!alive) {
+          await link.stop();
+          stopped = { code: "server_stopped", after: probe.tool };
+        }
+        break;
+      }
+      case "failed":
+        records.push({ probe, status: "failed", latencyMs, response: null, note: { code: "call_failed", detail: options.redactor.text(outcome.detail) } });
+        break;
+    }
+    const gone = link.ended();
+    if (stopped === null && gone !== null) {
+      await link.stop();
+      stopped = { code: "server_gone", how: gone };
+    }
+  }
+  return records;
+}

@@ -1,0 +1,139 @@
+// The detectors behind the probe rules, on their own: responses measured, IDs, paging hints, error texts
+// and format parity, including hostile and huge input.
+import { describe, expect, it } from "vitest";
+import { makeRedactor } from "../../../src/connect/redact.js";
+import { hasStackTrace, hasGuidance, isEmptyError, isOpaqueError } from "../../../src/probe/detect/errors.js";
+import { findOpaqueIds, idStats, isRandomToken } from "../../../src/probe/detect/ids.js";
+import { hasPagingHint } from "../../../src/probe/detect/paging.js";
+import { parityMisses } from "../../../src/probe/detect/parity.js";
+import { measureProtocolError, measureResult } from "../../../src/probe/response.js";
+
+describe("measureResult", () => {
+  const none = makeRedactor([]);
+  it("counts text as text and other blocks as compact JSON, and lists content types once each", () => {
+    const image = { type: "image", data: "QUJD", mimeType: "image/png" };
+    const result = measureResult({ content: [{ type: "text", text: "abcd" }, image, { type: "text", text: "ef" }, { type: "resource", resource: { uri: "x", text: "gh" } }] }, none);
+    expect(result).toMatchObject({ text: "abcd\nef\ngh", chars: 8 + JSON.stringify(image).length, contentTypes: ["text", "image", "resource"], isError: false });
+  });
+
+  it("measures structuredContent when content is empty, and marks it", () => {
+    const result = measureResult({ content: [], structuredContent: { a: 1 } }, none);
+    expect(result).toMatchObject({ text: '{"a":1}', chars: 7, tokens: 2, contentTypes: ["structured"], contentEmpty: true });
+  });
+
+  it("keeps only the size of an answer nested too deep to walk", () => {
+    let deep: unknown = "x";
+    for (let level = 0; level < 5000; level++) deep = [deep];
+    const result = measureResult({ content: [{ type: "text", text: "a" }], structuredContent: { deep } }, none);
+    expect(result.tooDeep).toBe(true);
+    expect(result.text).toBe("");
+    expect(result.chars).toBeGreaterThan(0);
+  });
+
+  it("strips the SDK's prefix from a protocol error", () => {
+    expect(measureProtocolError(-32602, "MCP error -32602: Invalid arguments", none)).toMatchObject({ text: "Invalid arguments", errorCode: -32602, isError: true });
+  });
+});
+
+describe("opaque IDs", () => {
+  it("finds UUIDs, long hex and random tokens, and nothing in words, paths or numbers", () => {
+    const text = "3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20 sha a94a8fe5ccb19ba61c4c0873d391e987982fbbd3 tok Xk9aBzQ2mN7pLr4TyW8cVd /usr/local/lib/node_modules 20240101123045 get_user_profile_2024_v2";
+    expect(findOpaqueIds(text).map((span) => text.slice(span.start, span.end))).toEqual([
+      "3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20",
+      "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
+      "Xk9aBzQ2mN7pLr4TyW8cVd",
+    ]);
+  });
+
+  it("reads word-made identifiers as words", () => {
+    expect(isRandomToken("configurationManager2024Service")).toBe(false);
+    expect(isRandomToken("k3j9x8m2p1q7w5e4r6t0")).toBe(true);
+  });
+
+  it("counts records with and without labels", () => {
+    expect(idStats("3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20 Alpha\n9b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d\nno id here")).toMatchObject({ ids: 2, records: 2, labelled: 1, unlabelledIdChars: 36 });
+  });
+
+  it("stays fast on a 1 MB answer", () => {
+    const text = `${"3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20 ".repeat(20_000)}${"a".repeat(300_000)}`;
+    const started = performance.now();
+    expect(idStats(text).ids).toBe(20_000);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe("paging hints", () => {
+  it.each([
+    ["a remaining count", "...\n[19000 lines remaining]"],
+    ["a next cursor", '{"nextCursor": "abc"}'],
+    ["has_more", '{"has_more": true, "data": []}'],
+    ["lines of a total", "lines 1-1000 of 20000"],
+    ["page of pages", "page 2 of 40"],
+    ["an offset to pass", "pass offset=1000 for more"],
+  ])("sees %s", (_name, note) => {
+    expect(hasPagingHint(`${note}\n${"filler text ".repeat(1000)}`)).toBe(true);
+    expect(hasPagingHint(`${"filler text ".repeat(1000)}\n${note}`)).toBe(true);
+  });
+
+  it("reads only the first and last 600 characters", () => {
+    expect(hasPagingHint(`${"filler text ".repeat(100)}[19000 lines remaining]${"filler text ".repeat(100)}`)).toBe(false);
+    expect(hasPagingHint("The quick brown fox jumps over the lazy dog.")).toBe(false);
+  });
+});
+
+describe("error texts", () => {
+  it("sees stack traces of several runtimes", () => {
+    expect(hasStackTrace("Error: x\n    at f (/a.js:1:2)")).toBe(true);
+    expect(hasStackTrace('Traceback (most recent call last):\n  File "a.py", line 3, in f')).toBe(true);
+    expect(hasStackTrace("java.lang.NullPointerException\n\tat com.example.Foo.bar(Foo.java:42)")).toBe(true);
+    expect(hasStackTrace("goroutine 1 [running]:\nmain.main()")).toBe(true);
+    expect(hasStackTrace("Could not find the file at /tmp/a.txt:12")).toBe(false);
+  });
+
+  it("tells empty and opaque messages from ones that name a cause", () => {
+    expect(isEmptyError("  Error:  ")).toBe(true);
+    for (const text of ["Internal error", "Error executing tool read_file", "An unexpected error occurred.", "error", "MCP error -32603: Internal error"]) expect(isOpaqueError(text), text).toBe(true);
+    for (const text of ["File not found: /a.txt", "Internal error: database connection refused"]) expect(isOpaqueError(text), text).toBe(false);
+  });
+
+  it("finds guidance: a parameter name as a token, a value sent, or what was expected", () => {
+    expect(hasGuidance("bad path", ["path"], [])).toBe(true);
+    expect(hasGuidance("bad filepath", ["path"], [])).toBe(false);
+    expect(hasGuidance("cannot open exist.txt", [], ["/mcp-lint/does/not/exist.txt"])).toBe(true);
+    expect(hasGuidance("mode must be one of a, b", [], [])).toBe(true);
+    expect(hasGuidance("The operation failed", ["path"], ["/x"])).toBe(false);
+  });
+
+  it("stays fast on a hostile error text", () => {
+    const started = performance.now();
+    hasStackTrace(`    at ${"a".repeat(200_000)}`);
+    hasStackTrace(`${"    at x\n".repeat(50_000)}`);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("format parity", () => {
+  it("folds array positions into one field with a count", () => {
+    expect(parityMisses({ rows: [{ id: 1 }, { id: 22 }, { id: 333 }] }, "1 and 333")).toEqual([{ field: "rows[].id", missing: 1, total: 3 }]);
+  });
+
+  it("does not count a number inside a longer number", () => {
+    expect(parityMisses({ n: 12 }, "item 123")).toEqual([{ field: "n", missing: 1, total: 1 }]);
+    expect(parityMisses({ n: 12 }, "item 12.")).toEqual([]);
+  });
+
+  it("stays fast on 2,000 leaves against a long text", () => {
+    const structured = { rows: Array.from({ length: 3000 }, (_, index) => ({ id: `id${index}`, name: `Name number ${index}` })) };
+    const text = structured.rows.map((row) => `${row.id} ${row.name}`).join("\n");
+    const started = performance.now();
+    expect(parityMisses(structured, text)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe("format parity, regressions", () => {
+  it("finds a long string whose first 200 characters end inside a word (server-filesystem's read_text_file was flagged)", () => {
+    const content = Array.from({ length: 100 }, (_, index) => `${String(index).padStart(5, "0")} the of and`).join("\n");
+    expect(parityMisses({ content }, content)).toEqual([]);
+  });
+});
