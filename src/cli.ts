@@ -34,8 +34,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
   argv = glueStdoutJson(argv);
   const cli = cac("mcp-lint");
   let task: Promise<number> | null = null;
-  cli
-    .command("lock", "Record a server's tools in a lockfile, or check the live server against it (--check)")
+  sourceOptions(cli.command("lock", "Record a server's tools in a lockfile, or check the live server against it (--check)"))
     .usage("lock [--check] [--accept] [--accept-tool NAME]... [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )")
     .option("--lock <path>", "Lockfile to write or check", { default: "mcp-lint.lock" })
     .option("--from <file>", "Read a saved tools/list result instead of launching a server")
@@ -44,14 +43,6 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--fail-on <level>", "With --check: lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
     .option("--json <path>", "Also write the report as JSON to this file (- for stdout; the report then goes to stderr)")
     .option("--sarif <path>", "Also write the changes and hidden-text findings as SARIF 2.1.0 to this file")
-    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
-    .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
-    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
-    .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
-    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
-    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
-    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
-    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .option("--config <file>", "Lock every server of an MCP client config file into one lock (format v2)")
     .option("--server <name>", "With --config: only this server (repeatable); alone: the entry of a v2 lock to use")
     .option("--jobs <n>", "With --config: servers read at once (default 4)")
@@ -73,13 +64,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             failOn: failOn(options.failOn),
             json: single(options.json, "--json"),
             sarif: single(options.sarif, "--sarif"),
-            passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
-            ...bounds(options),
-            command: (options["--"] as string[] | undefined) ?? [],
-            url: single(options.url, "--url"),
-            headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
-            headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
-            knownBad: single(options.knownBad, "--known-bad"),
+            ...sourceValues(options),
             config: single(options.config, "--config"),
             servers: list(options.server, "--server", /^[\s\S]+$/, "a server name"),
             jobs: jobCount(options.jobs),
@@ -136,13 +121,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
           minSeverity,
           failOn: failOn(options.failOn ?? "error"),
           ...lintFlagValues(options),
-          passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
-          ...bounds(options),
-          command: (options["--"] as string[] | undefined) ?? [],
-          url: single(options.url, "--url"),
-          headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
-          headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
-          knownBad: single(options.knownBad, "--known-bad"),
+          ...sourceValues(options),
           version,
         },
         output,
@@ -159,16 +138,8 @@ export async function main(args: readonly string[], output: Output): Promise<num
       .option("--disable <rules>", "Rule IDs not to run, comma-separated (repeatable)")
       .option("--portability <mode>", "default, or strict to add the opt-in portability rules")
       .option("--format-allowlist <formats>", "Formats schema-format-portability accepts besides OpenAI's nine, comma-separated");
-  lintOptions(cli.command("run", "Lint a live server's tools (rules S1-S8, definition rules, score)"))
+  sourceOptions(lintOptions(cli.command("run", "Lint a live server's tools (rules S1-S8, definition rules, score)")))
     .usage("run [--json PATH] [--sarif PATH] [--fail-on LEVEL] [--fail-under SCORE] [--probe FIXTURES] [--error-probes] [--probe-timeout SECONDS] [--include-responses] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
-    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
-    .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
-    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
-    .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
-    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
-    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
-    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
-    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     // Probes (issue 15): call the tools a fixtures file lists and judge the answers (rules P1-P5, format-parity).
     .option("--probe <fixtures>", "Also call the tools this fixtures file lists (see mcp-lint init-fixtures) and check the answers")
     .option("--error-probes", "Also send generated bad arguments to every read-only tool and check the errors (P4)")
@@ -182,18 +153,9 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .example("mcp-lint check tools.json --json report.json --sarif mcp-lint.sarif")
     .action((file: string, options: Record<string, unknown>) => lintCommand("check", file, options));
   // `init-fixtures` (issue 15): a starter fixtures file for `run --probe`.
-  cli
-    .command("init-fixtures <file>", "Write a starter fixtures file for run --probe: one skipped probe per tool, arguments from its schema")
+  sourceOptions(cli.command("init-fixtures <file>", "Write a starter fixtures file for run --probe: one skipped probe per tool, arguments from its schema"))
     .usage("init-fixtures FILE [--force] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
     .option("--force", "Overwrite FILE if it exists")
-    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
-    .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
-    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
-    .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
-    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
-    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
-    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
-    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .example("mcp-lint init-fixtures fixtures.json -- npx -y @modelcontextprotocol/server-filesystem@2026.1.14 ./sandbox")
     .action((file: string, options: Record<string, unknown>) => {
       task = import("./cli/init-fixtures.js").then(({ runInitFixtures }) =>
@@ -202,13 +164,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             file,
             force: flag(options.force, "--force"),
             from: null,
-            passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
-            ...bounds(options),
-            command: (options["--"] as string[] | undefined) ?? [],
-            url: single(options.url, "--url"),
-            headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
-            headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
-            knownBad: single(options.knownBad, "--known-bad"),
+            ...sourceValues(options),
             version,
           },
           output,
@@ -216,8 +172,8 @@ export async function main(args: readonly string[], output: Output): Promise<num
       );
     });
   // `proxy`, `wrap` and `unwrap` (issue 13).
-  cli
-    .command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions")
+  // For the proxy, --timeout bounds each request it makes itself and --deadline each whole read of the tool list.
+  sourceOptions(cli.command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions"))
     .usage("proxy [--lock PATH [--fail-on LEVEL]] [--audit FILE] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
     .option("--lock <path>", "Enforce this lock: withhold changed and new tools, serve the locked instructions")
     .option("--server <name>", "With --lock: the server to enforce in a lock that holds several")
@@ -229,13 +185,6 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--errors", "Mark error text returned as a success with isError")
     .option("--no-errors", "Turn the errors fix off", { default: "on without --lock, off with it" })
     .option("--descriptions <file>", "Replace tool descriptions from a JSON file of tool name to description")
-    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
-    .option("--timeout <seconds>", `Bound on each request the proxy makes itself (default ${DEFAULT_TIMEOUT_SECONDS})`)
-    .option("--deadline <seconds>", `Bound on each whole read of the tool list (default ${DEFAULT_DEADLINE_SECONDS})`)
-    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
-    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
-    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
-    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .example("mcp-lint proxy --lock mcp-lint.lock -- npx -y some-server@1.2.3")
     .example("mcp-lint proxy --descriptions fixes.json -- uvx mcp-server-git")
     .action((options: Record<string, unknown>) => {
@@ -255,13 +204,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             errors: given("errors"),
             descriptions: single(options.descriptions, "--descriptions"),
             from: null,
-            passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
-            ...bounds(options),
-            command: (options["--"] as string[] | undefined) ?? [],
-            url: single(options.url, "--url"),
-            headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
-            headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
-            knownBad: single(options.knownBad, "--known-bad"),
+            ...sourceValues(options),
             version,
           },
           output,
@@ -332,6 +275,32 @@ export async function main(args: readonly string[], output: Output): Promise<num
     throw new UsageError(`${cacMessage(error)}; see mcp-lint --help`);
   }
   return task === null ? 0 : await task;
+}
+
+/** The options every command that reads a server takes (lock, run, init-fixtures, proxy). */
+function sourceOptions<T extends ReturnType<ReturnType<typeof cac>["command"]>>(command: T): T {
+  return command
+    .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
+    .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
+    .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
+    .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
+    .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
+    .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)") as T;
+}
+
+/** Those options' values, checked for shape, and the server command after `--`. */
+function sourceValues(options: Record<string, unknown>) {
+  return {
+    passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as API_TOKEN"),
+    ...bounds(options),
+    command: (options["--"] as string[] | undefined) ?? [],
+    url: single(options.url, "--url"),
+    headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
+    headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
+    knownBad: single(options.knownBad, "--known-bad"),
+  };
 }
 
 /** cac reads a lone "-" as a missing value; `--json -` (stdout) is passed on as `--json=-`. Server args after `--` stay as given. */
