@@ -167,6 +167,25 @@ async function ensureLock(candidate: WrapCandidate, lock: string, flags: WrapFla
   if (server.disabled || flags.dryRun) return null;
   await mkdir(dirname(lock), { recursive: true });
   output.err(`mcp-lint: locking ${describe(server)} (${neutralize(lock)})\n`);
+  try {
+    return await lockWith(server, lock, flags, output, { command: candidate.argv, url: null, headerEnv: [] });
+  } catch (error) {
+    if (error instanceof KnownBadRefusal) return { server, reason: "not_editable", detail: "it launches a known-bad release (see above)" };
+    throw error;
+  }
+}
+
+/**
+ * Record the lock of one server with `lock` (first lock, no --accept: hidden text still refuses),
+ * its report on stderr. A refusal or a failure becomes the reason the server is not wrapped.
+ */
+async function lockWith(
+  server: Skipped["server"],
+  lock: string,
+  flags: WrapFlags,
+  output: Output,
+  source: { command: string[]; url: string | null; headerEnv: string[] },
+): Promise<Skipped | null> {
   const sub: Output = { out: output.err, err: output.err };
   try {
     const code = await runLock(
@@ -181,19 +200,15 @@ async function ensureLock(candidate: WrapCandidate, lock: string, flags: WrapFla
         timeoutMs: flags.timeoutMs,
         startupTimeoutMs: flags.startupTimeoutMs,
         deadlineMs: flags.deadlineMs,
-        command: candidate.argv,
-        url: null,
+        ...source,
         headers: [],
-        headerEnv: [],
         knownBad: flags.knownBad,
         version: flags.version,
       },
       sub,
     );
-    if (code !== 0) return { server, reason: "not_editable", detail: "lock refused to record it (see above)" };
-    return null;
+    return code === 0 ? null : { server, reason: "not_editable", detail: "lock refused to record it (see above)" };
   } catch (error) {
-    if (error instanceof KnownBadRefusal) return { server, reason: "not_editable", detail: "it launches a known-bad release (see above)" };
     if (error instanceof McpLintError) {
       const redact = sub.redact ?? ((value: string) => value);
       return { server, reason: "not_editable", detail: `it could not be locked: ${neutralize(redact(error.message))}` };
@@ -224,38 +239,10 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
   if (server.disabled || flags.dryRun) return null;
   await mkdir(dirname(lock), { recursive: true });
   output.err(`mcp-lint: locking remote ${describe(server)} (${neutralize(lock)})\n`);
-  const sub: Output = { out: output.err, err: output.err };
   const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
   Object.assign(process.env, values);
   try {
-    const code = await runLock(
-      {
-        lock,
-        from: null,
-        check: false,
-        accept: false,
-        failOn: "warning",
-        json: null,
-        passEnv: [],
-        timeoutMs: flags.timeoutMs,
-        startupTimeoutMs: flags.startupTimeoutMs,
-        deadlineMs: flags.deadlineMs,
-        command: [],
-        url: candidate.url,
-        headers: [],
-        headerEnv,
-        knownBad: flags.knownBad,
-        version: flags.version,
-      },
-      sub,
-    );
-    return code === 0 ? null : { server, reason: "not_editable", detail: "lock refused to record it (see above)" };
-  } catch (error) {
-    if (error instanceof McpLintError) {
-      const redact = sub.redact ?? ((value: string) => value);
-      return { server, reason: "not_editable", detail: `it could not be locked: ${neutralize(redact(error.message))}` };
-    }
-    throw error;
+    return await lockWith(server, lock, flags, output, { command: [], url: candidate.url, headerEnv });
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];

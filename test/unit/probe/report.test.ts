@@ -9,23 +9,8 @@ import { buildLintJsonReport } from "../../../src/report/lint-json.js";
 import { probeEntry, probeTableLines } from "../../../src/report/lint-probes.js";
 import { buildLintReport } from "../../../src/report/lint-report.js";
 import { renderLintTerminal } from "../../../src/report/lint-terminal.js";
+import { planned } from "./helpers.js";
 
-const planned = (tool: string, fields: Partial<PlannedProbe> = {}): PlannedProbe => ({
-  order: 0,
-  tool,
-  toolIndex: 0,
-  label: null,
-  origin: "fixture",
-  variant: null,
-  param: null,
-  expectError: false,
-  args: {},
-  argNames: [],
-  argValues: [],
-  action: "call",
-  blocked: null,
-  ...fields,
-});
 const answered = (probe: PlannedProbe, text: string, isError = false, latencyMs = 4): ProbeRecord => ({
   probe,
   status: isError ? "tool_error" : "ok",

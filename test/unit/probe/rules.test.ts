@@ -11,6 +11,7 @@ import { judgeProbes } from "../../../src/probe/judge.js";
 import { estimateTokens } from "../../../src/probe/response.js";
 import { PROBE_RULES } from "../../../src/probe/rules/index.js";
 import type { PlannedProbe, ProbeRecord, ProbeStatus } from "../../../src/probe/types.js";
+import { planned } from "./helpers.js";
 
 interface Case {
   name: string;
@@ -63,22 +64,7 @@ function textOf(response: Case["response"]): string {
 
 function recordOf(item: Case, tool: JsonObject): ProbeRecord {
   const text = textOf(item.response);
-  const probe: PlannedProbe = {
-    order: 0,
-    tool: tool.name as string,
-    toolIndex: 0,
-    label: null,
-    origin: "fixture",
-    variant: null,
-    param: null,
-    expectError: false,
-    args: {},
-    argNames: [],
-    argValues: [],
-    action: "call",
-    blocked: null,
-    ...item.probe,
-  };
+  const probe: PlannedProbe = planned(tool.name as string, item.probe);
   const types = item.response.contentEmpty === true ? [] : ["text"];
   const media = item.response.imageChars ?? 0;
   if (media > 0) types.push("image");

@@ -3,24 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { makeRedactor } from "../../../src/connect/redact.js";
 import { type CallOutcome, type ProbeLink, runProbes } from "../../../src/probe/runner.js";
-import type { PlannedProbe } from "../../../src/probe/types.js";
+import { planned } from "./helpers.js";
 
-const planned = (tool: string, fields: Partial<PlannedProbe> = {}): PlannedProbe => ({
-  order: 0,
-  tool,
-  toolIndex: 0,
-  label: null,
-  origin: "fixture",
-  variant: null,
-  param: null,
-  expectError: false,
-  args: {},
-  argNames: [],
-  argValues: [],
-  action: "call",
-  blocked: null,
-  ...fields,
-});
 
 function fakeLink(answers: Record<string, CallOutcome>, options: { pingAnswers?: boolean; endsAfter?: string } = {}) {
   const sent: string[] = [];
