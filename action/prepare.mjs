@@ -52,10 +52,15 @@ function plan() {
   ].filter(([, value]) => value !== "");
   if (given.length > 1) throw new InputError(`Set one of the \`command\`, \`url\` and \`config\` inputs: ${list(given.map(([name]) => name))}.`);
   if (given.length === 0) {
-    throw new InputError("Set the `command` input (a stdio server), the `url` input (a Streamable HTTP server) or the `config` input (an MCP client config file).");
+    throw new InputError(
+      "Set the `command` input (a stdio server), the `url` input (a Streamable HTTP server) or the `config` input (an MCP client config file).",
+    );
   }
   // Server names may hold spaces (they are config keys), so only commas and line breaks separate them.
-  const servers = input("SERVER").split(/[\r\n,]+/).map((name) => name.trim()).filter(Boolean);
+  const servers = input("SERVER")
+    .split(/[\r\n,]+/)
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (servers.length > 0 && config === "") throw new InputError("The `server` input applies to `config` only: it picks servers of the config file.");
 
   const failOn = input("FAIL_ON") || "warning";
@@ -70,14 +75,23 @@ function plan() {
   }
   if (failUnder !== "" && lint !== "true") throw new InputError("fail-under applies to the lint run: set lint to true, or drop fail-under.");
   if (lint === "true" && config !== "") {
-    throw new InputError("lint does not run with `config`: mcp-lint run lints one server. Lint each server in its own step with `command` or `url`, or set lint to false.");
+    throw new InputError(
+      "lint does not run with `config`: mcp-lint run lints one server. Lint each server in its own step with `command` or `url`, or set lint to false.",
+    );
   }
 
-  const headerEnv = input("HEADER_ENV").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
-  const passEnv = input("PASS_ENV").split(/[\s,]+/).filter(Boolean);
+  const headerEnv = input("HEADER_ENV")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const passEnv = input("PASS_ENV")
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (command !== "" && headerEnv.length > 0) throw new InputError("`header-env` applies to `url` only; a stdio server takes `pass-env`.");
   if (config !== "" && headerEnv.length > 0) {
-    throw new InputError("`header-env` applies to `url` only; with `config`, headers come from the config file: name the variables its placeholders read in `pass-env`.");
+    throw new InputError(
+      "`header-env` applies to `url` only; with `config`, headers come from the config file: name the variables its placeholders read in `pass-env`.",
+    );
   }
   if (url !== "" && passEnv.length > 0) throw new InputError("`pass-env` applies to `command` and `config` only; a remote server takes `header-env`.");
   // With `config`, pass-env only puts the variables in mcp-lint's environment: the config's
@@ -112,7 +126,10 @@ function plan() {
     sarif,
     failOn,
     check: { args: [...checkArgs, ...source], report: checkReport, sarif: sarif === "" ? null : checkSarif },
-    lint: lint === "true" ? { args: [...lintArgs, ...source], report: lintReport, failOn: lintFailOn, failUnder: failUnder === "" ? null : Number(failUnder) } : null,
+    lint:
+      lint === "true"
+        ? { args: [...lintArgs, ...source], report: lintReport, failOn: lintFailOn, failUnder: failUnder === "" ? null : Number(failUnder) }
+        : null,
     summaryPath: env.GITHUB_STEP_SUMMARY ?? "",
     outputPath: env.GITHUB_OUTPUT ?? "",
   };

@@ -116,7 +116,10 @@ const isObject = (value) => value !== null && typeof value === "object" && !Arra
 const SEVERITIES = ["info", "warning", "error"];
 
 function lastErrorLine(errors) {
-  const lines = errors.text().text.split(/\r?\n/).filter((line) => line.trim() !== "");
+  const lines = errors
+    .text()
+    .text.split(/\r?\n/)
+    .filter((line) => line.trim() !== "");
   const own = lines.filter((line) => line.startsWith("mcp-lint: "));
   return own.at(-1) ?? lines.at(-1) ?? "mcp-lint failed without a message";
 }
@@ -220,7 +223,12 @@ function checkRows(report, config) {
 
 /** The rows of the lint run: findings on tools, then findings on the server as a whole. */
 function lintRows(report) {
-  const row = (item, tool) => ({ severity: severityOf(item), rule: capDisplay(neutralize(text(item?.rule) || "unknown"), MAX_NAME), tool, message: messageOf(withPlace(item)) });
+  const row = (item, tool) => ({
+    severity: severityOf(item),
+    rule: capDisplay(neutralize(text(item?.rule) || "unknown"), MAX_NAME),
+    tool,
+    message: messageOf(withPlace(item)),
+  });
   return [...report.findings.map((item) => row(item, nameOf(item?.tool))), ...report.server_findings.map((item) => row(item, null))];
 }
 
@@ -290,16 +298,24 @@ function lintSummary(lint, outcome, verdict) {
   if (rows.length === 0) {
     md += "No findings.\n\n";
   } else {
-    const cells = rows.slice(0, MAX_ROWS).map((row) => `| ${row.severity} | ${markdownCell(row.rule)} | ${row.tool === null ? "(server)" : markdownCell(row.tool)} | ${markdownCell(row.message)} |`);
+    const cells = rows
+      .slice(0, MAX_ROWS)
+      .map(
+        (row) => `| ${row.severity} | ${markdownCell(row.rule)} | ${row.tool === null ? "(server)" : markdownCell(row.tool)} | ${markdownCell(row.message)} |`,
+      );
     md += `| Severity | Rule | Tool | Message |\n|---|---|---|---|\n${cells.join("\n")}\n\n`;
     if (rows.length > MAX_ROWS) md += `${rows.length - MAX_ROWS} more findings are in the log.\n\n`;
     const count = (level) => rows.filter((row) => row.severity === level).length;
     md += `${plural(count("error"), "error")}, ${plural(count("warning"), "warning")}, ${count("info")} info.\n\n`;
   }
-  const scores = isObject(report.score.tools) ? Object.entries(report.score.tools).filter(([, entry]) => typeof entry?.score === "number" && entry.score < 100) : [];
+  const scores = isObject(report.score.tools)
+    ? Object.entries(report.score.tools).filter(([, entry]) => typeof entry?.score === "number" && entry.score < 100)
+    : [];
   if (scores.length > 0) {
     scores.sort((a, b) => a[1].score - b[1].score);
-    const shown = scores.slice(0, 10).map(([tool, entry]) => `| ${markdownCell(nameOf(tool) ?? "")} | ${entry.score} | ${markdownCell(nameOf(entry.grade) ?? "?")} |`);
+    const shown = scores
+      .slice(0, 10)
+      .map(([tool, entry]) => `| ${markdownCell(nameOf(tool) ?? "")} | ${entry.score} | ${markdownCell(nameOf(entry.grade) ?? "?")} |`);
     md += `Lowest tool scores:\n\n| Tool | Score | Grade |\n|---|---|---|\n${shown.join("\n")}\n\n`;
   }
   return md + outputBlock(outcome.tail);

@@ -56,22 +56,44 @@ for (const mode of ["lock", "check"]) {
   for (let run = 0; run < runs; run++) {
     const check = mode === "check" ? ["--check"] : [];
     if (mode === "lock") rmSync(join(work, "config.lock"), { force: true });
-    config.push(time(["lock", ...check, "--config", ".mcp.json", "--jobs", String(jobs), "--lock", "config.lock", "--accept"].filter((arg) => !(mode === "check" && arg === "--accept"))));
+    config.push(
+      time(
+        ["lock", ...check, "--config", ".mcp.json", "--jobs", String(jobs), "--lock", "config.lock", "--accept"].filter(
+          (arg) => !(mode === "check" && arg === "--accept"),
+        ),
+      ),
+    );
     let sum = 0;
     for (let index = 0; index < servers; index++) {
       const lock = `single-${index}.lock`;
       if (mode === "lock") rmSync(join(work, lock), { force: true });
-      sum += time(["lock", ...check, "--lock", lock, ...(mode === "lock" ? ["--accept"] : []), "--", process.execPath, server, join(work, `server-${index}.json`)]);
+      sum += time([
+        "lock",
+        ...check,
+        "--lock",
+        lock,
+        ...(mode === "lock" ? ["--accept"] : []),
+        "--",
+        process.execPath,
+        server,
+        join(work, `server-${index}.json`),
+      ]);
     }
     singles.push(sum);
   }
   rows.push({ mode, config: median(config), singles: median(singles) });
 }
 
-console.log(`${servers} servers x ${tools} tools, --jobs ${jobs}, median of ${runs} runs; load average ${loadavg().map((value) => value.toFixed(1)).join(" ")}`);
+console.log(
+  `${servers} servers x ${tools} tools, --jobs ${jobs}, median of ${runs} runs; load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ")}`,
+);
 console.log("mode    config ms   sum of singles ms   ratio");
 for (const row of rows) {
   const ratio = row.config / row.singles;
-  console.log(`${row.mode.padEnd(6)}  ${row.config.toFixed(0).padStart(9)}   ${row.singles.toFixed(0).padStart(17)}   ${(ratio * 100).toFixed(0).padStart(4)}%  ${ratio <= 0.4 ? "ok" : "MISSED (target 40%)"}`);
+  console.log(
+    `${row.mode.padEnd(6)}  ${row.config.toFixed(0).padStart(9)}   ${row.singles.toFixed(0).padStart(17)}   ${(ratio * 100).toFixed(0).padStart(4)}%  ${ratio <= 0.4 ? "ok" : "MISSED (target 40%)"}`,
+  );
 }
 rmSync(work, { recursive: true, force: true });

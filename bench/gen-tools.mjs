@@ -141,7 +141,10 @@ function sample(rand, list, k) {
     const j = Math.floor(rand() * (i + 1));
     [idx[i], idx[j]] = [idx[j], idx[i]];
   }
-  return idx.slice(0, k).sort((x, y) => x - y).map((i) => list[i]);
+  return idx
+    .slice(0, k)
+    .sort((x, y) => x - y)
+    .map((i) => list[i]);
 }
 function withoutName(field) {
   const { name: _name, ...rest } = field;
@@ -307,5 +310,5 @@ if (isMain) {
     process.stderr.write("usage: node bench/gen-tools.mjs <n> <out.json> [seed]\n");
     process.exit(2);
   }
-  writeFileSync(out, JSON.stringify(generateServerFile(n, seed), null, 2) + "\n");
+  writeFileSync(out, `${JSON.stringify(generateServerFile(n, seed), null, 2)}\n`);
 }

@@ -56,7 +56,7 @@ if (!gnuTime) {
   writeFileSync(
     preload,
     'import { writeFileSync } from "node:fs";\n' +
-      "process.on(\"exit\", () => { try { writeFileSync(process.env.MCP_LINT_BENCH_RSS, String(process.resourceUsage().maxRSS)); } catch {} });\n",
+      'process.on("exit", () => { try { writeFileSync(process.env.MCP_LINT_BENCH_RSS, String(process.resourceUsage().maxRSS)); } catch {} });\n',
   );
 }
 
@@ -83,7 +83,7 @@ function runNode(nodeArgs, expect = 0) {
   const ms = performance.now() - t0;
   if (r.error) throw r.error;
   if (r.status !== expect) {
-    const shown = nodeArgs.map((a) => (a.length > 80 ? a.slice(0, 77) + "..." : a)).join(" ");
+    const shown = nodeArgs.map((a) => (a.length > 80 ? `${a.slice(0, 77)}...` : a)).join(" ");
     throw new Error(`\`node ${shown}\` exited ${r.status} (expected ${expect}):\n${r.stderr.toString().slice(0, 2000)}`);
   }
   let rssMb = NaN;
@@ -156,7 +156,7 @@ try {
       fmt(base.ms),
       fmt(lockRun.ms),
       fmt(check.ms),
-      fmt(ratio, 2) + "x",
+      `${fmt(ratio, 2)}x`,
       `${fmt(base.rssMb)}/${fmt(lockRun.rssMb)}/${fmt(check.rssMb)}`,
     ]);
   }

@@ -78,7 +78,10 @@ function rssMiB(pid) {
   }
 }
 
-const load = () => loadavg().map((value) => value.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 const ms = (value) => `${value.toFixed(3)} ms`;
 
 // ---- 1 and 2: latency and memory --------------------------------------------------------------
@@ -119,11 +122,15 @@ console.log(`  direct   p50 ${ms(percentile(d, 50))}  p99 ${ms(percentile(d, 99)
 console.log(`  proxied  p50 ${ms(percentile(p, 50))}  p99 ${ms(percentile(p, 99))}`);
 console.log(`  added    p50 ${ms(percentile(p, 50) - percentile(d, 50))} (target < 1 ms)  p99 ${ms(percentile(p, 99) - percentile(d, 99))} (target < 5 ms)`);
 const last = memory[memory.length - 1];
-console.log(`proxy resident memory (MiB) after the 500 warm-up calls ${warm.toFixed(1)}, then after each round of ${perRound} calls: ${memory.map((value) => value.toFixed(1)).join(" ")}`);
+console.log(
+  `proxy resident memory (MiB) after the 500 warm-up calls ${warm.toFixed(1)}, then after each round of ${perRound} calls: ${memory.map((value) => value.toFixed(1)).join(" ")}`,
+);
 // V8 grows its young generation to the allocation rate over the first thousands of calls; after
 // that a leak shows as growth from round to round.
 const steady = memory[Math.min(1, memory.length - 1)];
-console.log(`  growth from round 2 to round ${memory.length}: ${(last - steady).toFixed(1)} MiB (target: flat, < 10 MiB); over all ${calls} calls, heap sizing included: ${(last - warm).toFixed(1)} MiB`);
+console.log(
+  `  growth from round 2 to round ${memory.length}: ${(last - steady).toFixed(1)} MiB (target: flat, < 10 MiB); over all ${calls} calls, heap sizing included: ${(last - warm).toFixed(1)} MiB`,
+);
 
 // ---- 3: connect with the initial comparison ---------------------------------------------------
 const bigLock = lockFor(toolCount);
@@ -145,8 +152,12 @@ for (let i = 0; i < connects; i++) {
 }
 console.log(`connect to a ${toolCount}-tool server, median of ${connects}; load average before ${loadConnect}, after ${load()}`);
 console.log(`  direct                 ${ms(median(connectTimes.direct))}`);
-console.log(`  proxy, no lock         ${ms(median(connectTimes.noLock))}  (the proxy process itself: ${ms(median(connectTimes.noLock) - median(connectTimes.direct))})`);
+console.log(
+  `  proxy, no lock         ${ms(median(connectTimes.noLock))}  (the proxy process itself: ${ms(median(connectTimes.noLock) - median(connectTimes.direct))})`,
+);
 console.log(`  proxy --lock           ${ms(median(connectTimes.lock))}`);
-console.log(`  initial comparison     ${ms(median(connectTimes.lock) - median(connectTimes.noLock))} added to connect (target < 100 ms): reading and validating the lock before the launch, then the read and comparison`);
+console.log(
+  `  initial comparison     ${ms(median(connectTimes.lock) - median(connectTimes.noLock))} added to connect (target < 100 ms): reading and validating the lock before the launch, then the read and comparison`,
+);
 console.log(`    of which the read and comparison, as the proxy reports it: median ${median(compareTimes)} ms (${sorted(compareTimes).join(", ")})`);
 rmSync(work, { recursive: true, force: true });

@@ -72,7 +72,19 @@ export function loadSeeds(dir) {
 // ---------------------------------------------------------------------------------------------------
 // Where sub-schemas sit: every slot of a document, with a getter and a setter.
 
-const SINGLE_2020 = ["not", "if", "then", "else", "items", "contains", "additionalProperties", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"];
+const SINGLE_2020 = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "items",
+  "contains",
+  "additionalProperties",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+];
 const LISTS = ["anyOf", "oneOf", "allOf", "prefixItems"];
 const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
@@ -286,7 +298,10 @@ export const MUTATIONS = {
   "limit.exclusiveFlag": {
     dialects: ["draft-07"],
     apply: (rng, node) => {
-      const [bound, flag] = rng.pick([["maximum", "exclusiveMaximum"], ["minimum", "exclusiveMinimum"]]);
+      const [bound, flag] = rng.pick([
+        ["maximum", "exclusiveMaximum"],
+        ["minimum", "exclusiveMinimum"],
+      ]);
       if (typeof node[bound] !== "number") node[bound] = rng.pick(LIMIT_VALUES);
       node[flag] = rng.chance(0.5) ? node[bound] : node[bound] + rng.pick([-1, 1]);
     },
@@ -352,12 +367,7 @@ export const MUTATIONS = {
     apply: (rng, node) => {
       const declared = propertyNames(node);
       const current = Array.isArray(node.required) ? node.required : [];
-      const name =
-        current.length > 0 && rng.chance(0.4)
-          ? rng.pick(current)
-          : declared.length > 0 && rng.chance(0.7)
-            ? rng.pick(declared)
-            : rng.pick(NAMES);
+      const name = current.length > 0 && rng.chance(0.4) ? rng.pick(current) : declared.length > 0 && rng.chance(0.7) ? rng.pick(declared) : rng.pick(NAMES);
       node.required = toggleName(node.required, name);
       if (node.required.length === 0 && rng.chance(0.5)) delete node.required;
     },
@@ -558,7 +568,7 @@ export const MUTATIONS = {
       node.anyOf = members;
     },
   },
-  "unwrap": {
+  unwrap: {
     apply: (rng, node) => {
       const key = rng.pick(["allOf", "anyOf", "oneOf"]);
       const list = node[key];
@@ -586,7 +596,10 @@ const MUTATION_NAMES = Object.keys(MUTATIONS);
 
 // Where each mutation bites hardest: a slot that already has the keyword it changes. Most of the time the
 // mutation goes to such a slot (so loosening an existing limit is common); otherwise anywhere.
-const has = (...keys) => (node) => isObj(node) && keys.some((k) => node[k] !== undefined);
+const has =
+  (...keys) =>
+  (node) =>
+    isObj(node) && keys.some((k) => node[k] !== undefined);
 const PREFERS = {
   "limit.nudge": has(...ALL_LIMITS),
   "limit.remove": has(...ALL_LIMITS),
@@ -618,7 +631,7 @@ const PREFERS = {
   "assertion.change": has("pattern", "format"),
   "ref.retarget": has("$ref"),
   "wrap.anyOfTypes": has("type"),
-  "unwrap": has("allOf", "anyOf", "oneOf"),
+  unwrap: has("allOf", "anyOf", "oneOf"),
   "ref.remove": has("$ref"),
 };
 
@@ -656,7 +669,18 @@ const FAMILY_KEYWORDS = {
   string: ["minLength", "maxLength", "pattern"],
   number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
   array: ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"],
-  object: ["properties", "patternProperties", "additionalProperties", "required", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "propertyNames"],
+  object: [
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "propertyNames",
+  ],
   boolean: [],
   null: [],
 };
@@ -701,7 +725,7 @@ function rewriteRefs(value, map) {
 /** @type {Record<string, { dialects?: string[], apply: (rng: any, root: any, ctx: any) => any }>} */
 export const REWRITES = {
   // type: [A, B] -> anyOf: [{type: A}, {type: B}], with each type's own keywords moved into its member.
-  "typeToAnyOf": {
+  typeToAnyOf: {
     apply: (rng, root, ctx) =>
       atSlot(rng, root, (node) => {
         if (node.type === undefined || node.anyOf !== undefined || ctx.annotations) return false;
@@ -726,7 +750,7 @@ export const REWRITES = {
         return true;
       }),
   },
-  "anyOfToType": {
+  anyOfToType: {
     apply: (rng, root) =>
       atSlot(rng, root, (node) => {
         const list = node.anyOf;
@@ -737,7 +761,7 @@ export const REWRITES = {
         return true;
       }),
   },
-  "enumToConst": {
+  enumToConst: {
     apply: (rng, root) =>
       atSlot(rng, root, (node) => {
         if (node.const !== undefined && node.enum === undefined) {
@@ -753,10 +777,11 @@ export const REWRITES = {
         return false;
       }),
   },
-  "defsRename": {
+  defsRename: {
     apply: (_rng, root) => {
       if (!isObj(root)) return false;
-      const from = isObj(root.$defs) && root.definitions === undefined ? "$defs" : isObj(root.definitions) && root.$defs === undefined ? "definitions" : undefined;
+      const from =
+        isObj(root.$defs) && root.definitions === undefined ? "$defs" : isObj(root.definitions) && root.$defs === undefined ? "definitions" : undefined;
       if (from === undefined) return false;
       const to = from === "$defs" ? "definitions" : "$defs";
       root[to] = root[from];
@@ -765,7 +790,7 @@ export const REWRITES = {
       return true;
     },
   },
-  "additionalTrue": {
+  additionalTrue: {
     apply: (rng, root, ctx) =>
       atSlot(rng, root, (node) => {
         if (ctx.annotations) return false;
@@ -776,7 +801,7 @@ export const REWRITES = {
       }),
   },
   // Moves some of a node's keywords into a single allOf member (or inlines such a member back).
-  "allOfWrap": {
+  allOfWrap: {
     apply: (rng, root) =>
       atSlot(rng, root, (node) => {
         if (Array.isArray(node.allOf) && node.allOf.length === 1 && isObj(node.allOf[0])) {
@@ -809,7 +834,7 @@ export const REWRITES = {
         return true;
       }),
   },
-  "requiredDuplicate": {
+  requiredDuplicate: {
     apply: (rng, root) =>
       atSlot(rng, root, (node) => {
         if (!Array.isArray(node.required) || node.required.length === 0) return false;
@@ -817,7 +842,7 @@ export const REWRITES = {
         return true;
       }),
   },
-  "reorder": {
+  reorder: {
     apply: (_rng, root) => {
       const flip = (v) => {
         if (Array.isArray(v)) return v.map(flip);
@@ -833,7 +858,7 @@ export const REWRITES = {
     },
   },
   // A definition copied under a new name, and some references moved to the copy.
-  "refMove": {
+  refMove: {
     apply: (rng, root) => {
       const defs = definitions(root);
       if (defs.length === 0) return false;
@@ -852,7 +877,7 @@ export const REWRITES = {
   // (A definition getting an `$anchor` that references then use is equivalent for validation, but any change
   // to an anchor is reported as widened by design: a reference from elsewhere may now land on it.)
   // `{ $ref: X }` (no constraining siblings) replaced by a copy of X, or a sub-schema moved into $defs.
-  "refInline": {
+  refInline: {
     apply: (rng, root) => {
       const all = slots({ value: root }).filter((s) => {
         const v = s.get();
@@ -872,10 +897,12 @@ export const REWRITES = {
       return true;
     },
   },
-  "refExtract": {
+  refExtract: {
     apply: (rng, root, ctx) => {
       if (!isObj(root)) return false;
-      const all = slots({ value: root }).filter((s) => s.path !== "" && !s.inDefs && isObj(s.get()) && !mentions(s.get(), ["$ref", "$id", "$anchor", "$defs", "definitions"]));
+      const all = slots({ value: root }).filter(
+        (s) => s.path !== "" && !s.inDefs && isObj(s.get()) && !mentions(s.get(), ["$ref", "$id", "$anchor", "$defs", "definitions"]),
+      );
       if (all.length === 0) return false;
       const slot = rng.pick(all);
       const value = slot.get();
@@ -894,7 +921,7 @@ export const REWRITES = {
       return true;
     },
   },
-  "trueEmpty": {
+  trueEmpty: {
     apply: (rng, root) => {
       const all = slots({ value: root }).filter((s) => s.path !== "" && (s.get() === true || (isObj(s.get()) && Object.keys(s.get()).length === 0)));
       if (all.length === 0) return false;
@@ -903,7 +930,7 @@ export const REWRITES = {
       return true;
     },
   },
-  "typeArraySingle": {
+  typeArraySingle: {
     apply: (rng, root) =>
       atSlot(rng, root, (node) => {
         if (typeof node.type === "string") node.type = [node.type];
@@ -924,7 +951,7 @@ function canJoin(node, member) {
     }
     if (NON_MOVABLE.includes(key) || node[key] !== undefined) return false;
     const group = GROUPS.find((g) => g.includes(key));
-    if (group !== undefined && group.some((k) => node[k] !== undefined)) return false;
+    if (group?.some((k) => node[k] !== undefined)) return false;
   }
   return true;
 }
@@ -1038,10 +1065,10 @@ function narrowAway(rng, node) {
 /** @type {Record<string, { equivalent: boolean, dialects?: string[], apply: (rng: any, root: any, ctx: any) => any }>} */
 export const RESTRUCTURES = {
   // An inline sub-schema moved into $defs behind a $ref, and back.
-  "inlineToRef": { equivalent: true, apply: (rng, root, ctx) => REWRITES.refExtract.apply(rng, root, ctx) },
-  "refToInline": { equivalent: true, apply: (rng, root, ctx) => REWRITES.refInline.apply(rng, root, ctx) },
+  inlineToRef: { equivalent: true, apply: (rng, root, ctx) => REWRITES.refExtract.apply(rng, root, ctx) },
+  refToInline: { equivalent: true, apply: (rng, root, ctx) => REWRITES.refInline.apply(rng, root, ctx) },
   // `enum: [a, b]` as `oneOf: [{const: a}, {const: b}]` (distinct values match one member each).
-  "enumToOneOfConsts": {
+  enumToOneOfConsts: {
     equivalent: true,
     apply: (rng, root, ctx) =>
       atSlot(rng, root, (node) => {
@@ -1054,7 +1081,7 @@ export const RESTRUCTURES = {
   },
   // An object whose required property has an enum, as a oneOf of one object per value (a discriminated union).
   // The reverse direction (the test judges both) is the union hoisted into one object with the enum.
-  "unionByEnum": {
+  unionByEnum: {
     equivalent: true,
     apply: (rng, root, ctx) => {
       if (ctx.annotations) return false;
@@ -1069,7 +1096,12 @@ export const RESTRUCTURES = {
       if (all.length === 0) return false;
       const slot = rng.pick(all);
       const node = slot.get();
-      const name = rng.pick(node.required.filter((n) => isObj(node.properties[n]) && Array.isArray(node.properties[n].enum) && node.properties[n].enum.length >= 2 && distinct(node.properties[n].enum)));
+      const name = rng.pick(
+        node.required.filter(
+          (n) =>
+            isObj(node.properties[n]) && Array.isArray(node.properties[n].enum) && node.properties[n].enum.length >= 2 && distinct(node.properties[n].enum),
+        ),
+      );
       const body = constraints(node);
       const out = {};
       for (const k of TEXT_KEYS) if (node[k] !== undefined) out[k] = node[k];
@@ -1083,7 +1115,7 @@ export const RESTRUCTURES = {
     },
   },
   // A node's keywords spread over several allOf members, some of them behind a $ref.
-  "wrapAllOf": {
+  wrapAllOf: {
     equivalent: true,
     apply: (rng, root, ctx) =>
       atSlot(rng, root, (node) => {
@@ -1115,7 +1147,7 @@ export const RESTRUCTURES = {
       }),
   },
   // A type narrowed away from object: `object` dropped from a type list, or the object alternatives from an anyOf.
-  "narrowAwayFromObject": {
+  narrowAwayFromObject: {
     equivalent: false,
     apply: (rng, root) => {
       const all = monotoneSlots(root, () => true);
@@ -1127,7 +1159,7 @@ export const RESTRUCTURES = {
     },
   },
   // anyOf/oneOf members moved behind $refs into $defs, in reverse order.
-  "branchesBehindRefs": {
+  branchesBehindRefs: {
     equivalent: true,
     apply: (rng, root, ctx) =>
       atSlot(rng, root, (node) => {
@@ -1142,7 +1174,7 @@ export const RESTRUCTURES = {
       }),
   },
   // An inline object replaced by a $ref to an anyOf of two stricter copies of it.
-  "splitIntoStricterBranches": {
+  splitIntoStricterBranches: {
     equivalent: false,
     apply: (rng, root, ctx) => {
       if (ctx.annotations) return false;
@@ -1196,7 +1228,10 @@ function vocabulary(schemas) {
   const scalars = [];
   const visit = (v, depth) => {
     if (depth > 30) return;
-    if (Array.isArray(v)) return v.forEach((x) => visit(x, depth + 1));
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, depth + 1);
+      return;
+    }
     if (!isObj(v)) return;
     for (const k of Object.keys(v)) {
       const x = v[k];
@@ -1526,7 +1561,10 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
     if (rb === undefined || ra === undefined) return result;
     const k = xs.findIndex((_, i) => rb[i] !== ra[i]);
     if (k >= 0) result.notEquivalent.push({ seed, start: start.name, applied, before: schema, after: rewritten, instance: xs[k] });
-    for (const [b, a] of [[schema, rewritten], [rewritten, schema]]) {
+    for (const [b, a] of [
+      [schema, rewritten],
+      [rewritten, schema],
+    ]) {
       result.pairs++;
       result.judged++;
       if (widened(b, a)) result.falseWidened.push({ seed, start: start.name, applied, before: b, after: a, findings: compareSchemas(b, a) });
@@ -1556,7 +1594,12 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
     const ra = verdicts(va, xs);
     if (rb === undefined || ra === undefined) return result;
     const equivalent = applied.every((name) => RESTRUCTURES[name].equivalent);
-    const directions = equivalent ? [[schema, restructured, rb, ra], [restructured, schema, ra, rb]] : [[schema, restructured, rb, ra]];
+    const directions = equivalent
+      ? [
+          [schema, restructured, rb, ra],
+          [restructured, schema, ra, rb],
+        ]
+      : [[schema, restructured, rb, ra]];
     for (const [b, a, vbs, vas] of directions) {
       result.pairs++;
       const k = xs.findIndex((_, i) => vas[i] && !vbs[i]);
@@ -1587,7 +1630,10 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
     const r0 = verdicts(vb, xs);
     const r1 = verdicts(va, xs);
     if (r0 === undefined || r1 === undefined) continue;
-    for (const [b, a, rb, ra] of [[chain[i - 1], chain[i], r0, r1], [chain[i], chain[i - 1], r1, r0]]) {
+    for (const [b, a, rb, ra] of [
+      [chain[i - 1], chain[i], r0, r1],
+      [chain[i], chain[i - 1], r1, r0],
+    ]) {
       result.judged++;
       const k = xs.findIndex((_, j) => ra[j] && !rb[j]);
       if (k < 0) continue;

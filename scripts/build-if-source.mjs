@@ -29,7 +29,12 @@ function times(dir) {
 /** dist/ was written after every input changed (tsc rewrites every output), so building again changes nothing. */
 function upToDate() {
   if (!existsSync(`${root}dist/cli.js`)) return false;
-  const inputs = [...times(`${root}src`), ...["tsconfig.json", "tsconfig.build.json", "package-lock.json"].filter((file) => existsSync(`${root}${file}`)).map((file) => statSync(`${root}${file}`).mtimeMs)];
+  const inputs = [
+    ...times(`${root}src`),
+    ...["tsconfig.json", "tsconfig.build.json", "package-lock.json"]
+      .filter((file) => existsSync(`${root}${file}`))
+      .map((file) => statSync(`${root}${file}`).mtimeMs),
+  ];
   return Math.max(...inputs) < Math.min(...times(`${root}dist`));
 }
 

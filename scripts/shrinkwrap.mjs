@@ -21,11 +21,16 @@ export function shrinkwrap(pkg, lock) {
   if (lock.lockfileVersion !== 3 && lock.lockfileVersion !== 2) return { problem: `lockfileVersion ${lock.lockfileVersion} is not supported` };
   const packages = lock.packages ?? {};
   const problems = [];
-  for (const [field, dev] of [["dependencies", false], ["optionalDependencies", false], ["devDependencies", true]]) {
+  for (const [field, dev] of [
+    ["dependencies", false],
+    ["optionalDependencies", false],
+    ["devDependencies", true],
+  ]) {
     for (const [name, range] of Object.entries(pkg[field] ?? {})) {
       const entry = packages[`node_modules/${name}`];
       if (entry === undefined) problems.push(`${name} is in package.json but not in package-lock.json`);
-      else if (semver.validRange(range) !== null && !semver.satisfies(entry.version ?? "", range)) problems.push(`${name}@${entry.version} in package-lock.json does not satisfy ${range}`);
+      else if (semver.validRange(range) !== null && !semver.satisfies(entry.version ?? "", range))
+        problems.push(`${name}@${entry.version} in package-lock.json does not satisfy ${range}`);
       else if (!dev && entry.dev === true) problems.push(`${name} is a dependency but package-lock.json marks it dev`);
     }
   }

@@ -35,7 +35,9 @@ export async function main(args: readonly string[], output: Output): Promise<num
   const cli = cac("mcp-lint");
   let task: Promise<number> | null = null;
   sourceOptions(cli.command("lock", "Record a server's tools in a lockfile, or check the live server against it (--check)"))
-    .usage("lock [--check] [--accept] [--accept-tool NAME]... [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )")
+    .usage(
+      "lock [--check] [--accept] [--accept-tool NAME]... [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )",
+    )
     .option("--lock <path>", "Lockfile to write or check", { default: "mcp-lint.lock" })
     .option("--from <file>", "Read a saved tools/list result instead of launching a server")
     .option("--check", "Compare with the lock and report; never write it")
@@ -139,7 +141,9 @@ export async function main(args: readonly string[], output: Output): Promise<num
       .option("--portability <mode>", "default, or strict to add the opt-in portability rules")
       .option("--format-allowlist <formats>", "Formats schema-format-portability accepts besides OpenAI's nine, comma-separated");
   sourceOptions(lintOptions(cli.command("run", "Lint a live server's tools (rules S1-S8, definition rules, score)")))
-    .usage("run [--json PATH] [--sarif PATH] [--fail-on LEVEL] [--fail-under SCORE] [--probe FIXTURES] [--error-probes] [--probe-timeout SECONDS] [--include-responses] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
+    .usage(
+      "run [--json PATH] [--sarif PATH] [--fail-on LEVEL] [--fail-under SCORE] [--probe FIXTURES] [--error-probes] [--probe-timeout SECONDS] [--include-responses] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
+    )
     // Probes (issue 15): call the tools a fixtures file lists and judge the answers (rules P1-P5, format-parity).
     .option("--probe <fixtures>", "Also call the tools this fixtures file lists (see mcp-lint init-fixtures) and check the answers")
     .option("--error-probes", "Also send generated bad arguments to every read-only tool and check the errors (P4)")
@@ -173,8 +177,12 @@ export async function main(args: readonly string[], output: Output): Promise<num
     });
   // `proxy`, `wrap` and `unwrap` (issue 13).
   // For the proxy, --timeout bounds each request it makes itself and --deadline each whole read of the tool list.
-  sourceOptions(cli.command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions"))
-    .usage("proxy [--lock PATH [--fail-on LEVEL]] [--audit FILE] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )")
+  sourceOptions(
+    cli.command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions"),
+  )
+    .usage(
+      "proxy [--lock PATH [--fail-on LEVEL]] [--audit FILE] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
+    )
     .option("--lock <path>", "Enforce this lock: withhold changed and new tools, serve the locked instructions")
     .option("--server <name>", "With --lock: the server to enforce in a lock that holds several")
     .option("--fail-on <level>", "With --lock: lowest change severity that withholds a tool (info, warning, error, never; default warning)")
@@ -282,7 +290,10 @@ function sourceOptions<T extends ReturnType<ReturnType<typeof cac>["command"]>>(
   return command
     .option("--pass-env <name>", "Pass this environment variable to the server (repeatable)")
     .option("--timeout <seconds>", `Bound on each request (default ${DEFAULT_TIMEOUT_SECONDS})`)
-    .option("--startup-timeout <seconds>", `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`)
+    .option(
+      "--startup-timeout <seconds>",
+      `Bound on starting a launched server and its initialize (default ${DEFAULT_STARTUP_SECONDS}, or --timeout when given)`,
+    )
     .option("--deadline <seconds>", `Bound on the whole run (default ${DEFAULT_DEADLINE_SECONDS})`)
     .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
     .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")

@@ -35,15 +35,15 @@ export interface CheckConfigOutput {
  * the run ends with one McpLintError (exit 2) naming it and the position, never its contents.
  */
 export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfigOutput): Promise<number> {
-  const knownBad = flags.knownBad === null
-    ? loadKnownBad()
-    : loadKnownBad(await readKnownBadText(flags.knownBad), flags.knownBad);
+  const knownBad = flags.knownBad === null ? loadKnownBad() : loadKnownBad(await readKnownBadText(flags.knownBad), flags.knownBad);
   const named = flags.files.length > 0;
   const paths = named ? [...new Set(flags.files)] : await findDefaultConfigs();
   if (!named) {
-    output.err(paths.length === 0
-      ? "No MCP client config found in the usual places; name a file: mcp-lint check-config FILE\n"
-      : `Checking ${paths.length} config file${paths.length === 1 ? "" : "s"} found in the usual places:\n${paths.map((path) => `  ${neutralize(path)}\n`).join("")}`);
+    output.err(
+      paths.length === 0
+        ? "No MCP client config found in the usual places; name a file: mcp-lint check-config FILE\n"
+        : `Checking ${paths.length} config file${paths.length === 1 ? "" : "s"} found in the usual places:\n${paths.map((path) => `  ${neutralize(path)}\n`).join("")}`,
+    );
   }
   const loaded: LoadedConfig[] = [];
   const skipped: SkippedFile[] = [];

@@ -93,6 +93,13 @@ export async function lockSarifText(input: {
 }): Promise<string> {
   // Loaded only for --sarif: the SARIF builder brings every rule and kind table with it.
   const { lockSarif } = await import("../report/sarif.js");
-  const log = lockSarif({ version: input.version, lockUri: input.lockUri, server: input.snapshot.name, changes: input.changes, hidden: input.findings, changeMessage });
+  const log = lockSarif({
+    version: input.version,
+    lockUri: input.lockUri,
+    server: input.snapshot.name,
+    changes: input.changes,
+    hidden: input.findings,
+    changeMessage,
+  });
   return jsonReportText(log, input.redact);
 }

@@ -41,13 +41,16 @@ export async function runInitFixtures(flags: InitFixturesFlags, output: Output):
   const snapshot = await readSnapshot(flags, target, redactor, () => {}, output.err);
   if (redactor.found) {
     // The file is meant to be edited and committed: never write one that holds a secret the server echoed.
-    throw new SecretEchoError(`refusing to write ${flags.file}: the server echoed back a secret (a --header-env value, the URL's query or user info, or a --pass-env value) in its tool definitions`);
+    throw new SecretEchoError(
+      `refusing to write ${flags.file}: the server echoed back a secret (a --header-env value, the URL's query or user info, or a --pass-env value) in its tool definitions`,
+    );
   }
   const probes = starterProbes(snapshot.tools);
   if (!flags.force && (await exists(flags.file))) return refuse();
   await writeFileSafely(flags.file, fixturesText(probes));
   const guarded = probes.filter((probe) => probe.allow_destructive === false).length;
-  const note = guarded === 0 ? "" : `; ${guarded} ${guarded === 1 ? "tool is" : "tools are"} not marked read-only and also need "allow_destructive": true (sandbox only)`;
+  const note =
+    guarded === 0 ? "" : `; ${guarded} ${guarded === 1 ? "tool is" : "tools are"} not marked read-only and also need "allow_destructive": true (sandbox only)`;
   output.out(
     `Wrote ${probes.length} ${probes.length === 1 ? "probe" : "probes"} to ${neutralize(flags.file)}, each "skip": true${note}.\n` +
       `Fill in the arguments and delete "skip" for the probes to run, then: mcp-lint run --probe ${neutralize(flags.file)} -- <the same server command>\n`,

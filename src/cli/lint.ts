@@ -111,7 +111,8 @@ export function lintFlagValues(options: Record<string, unknown>): Pick<LintFlags
   let failUnder: number | null = null;
   if (under !== null) {
     failUnder = Number(under);
-    if (!/^\s*[0-9]+(\.[0-9]+)?\s*$/.test(under) || failUnder > 100) throw new UsageError(`--fail-under takes a score from 0 to 100, not ${JSON.stringify(under)}`);
+    if (!/^\s*[0-9]+(\.[0-9]+)?\s*$/.test(under) || failUnder > 100)
+      throw new UsageError(`--fail-under takes a score from 0 to 100, not ${JSON.stringify(under)}`);
   }
   const portability = once(options.portability, "--portability") ?? "default";
   if (portability !== "default" && portability !== "strict") {
@@ -129,7 +130,9 @@ export function lintFlagValues(options: Record<string, unknown>): Pick<LintFlags
 export function lintOptionsFrom(flags: Pick<LintFlags, "disable" | "portability" | "formatAllowlist">): LintOptions {
   for (const id of flags.disable) {
     if (id !== "I1" && !isRuleId(id)) {
-      throw new UsageError(`--disable: unknown rule ${JSON.stringify(id)}; rule IDs are S1-S8, P1-P5, I1 and the names in docs/rules (name-format, format-parity, ...)`);
+      throw new UsageError(
+        `--disable: unknown rule ${JSON.stringify(id)}; rule IDs are S1-S8, P1-P5, I1 and the names in docs/rules (name-format, format-parity, ...)`,
+      );
     }
   }
   return { disable: new Set(flags.disable), portability: flags.portability, formatAllowlist: flags.formatAllowlist };
@@ -157,7 +160,8 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
   ]);
   const probeFlags = flags.probeFlags ?? { probe: null, errorProbes: false, probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_SECONDS * 1000, includeResponses: false };
   const probing = probeFlags.probe !== null || probeFlags.errorProbes;
-  if (probing && (flags.mode !== "run" || target === null)) throw new UsageError("--probe and --error-probes call tools, so they need a live server: use mcp-lint run");
+  if (probing && (flags.mode !== "run" || target === null))
+    throw new UsageError("--probe and --error-probes call tools, so they need a live server: use mcp-lint run");
   // The fixtures file and the probe modules are read before the server starts, like everything else the verdict needs.
   const [fixtures, probeModules] = probing
     ? await Promise.all([probeFlags.probe === null ? null : readFixtures(probeFlags.probe), loadProbeModules()])

@@ -44,4 +44,3 @@ export async function configJobs(file: string, only: readonly string[], env: Rea
     return { key: server.name, label, target, launch: launch.argv ?? [] };
   });
 }
-

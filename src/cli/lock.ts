@@ -24,15 +24,7 @@ import { neutralize } from "../report/neutralize.js";
 import { PLAIN_STYLE } from "../report/style.js";
 import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
 import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
-import {
-  type ClientIdentity,
-  identityLabel,
-  inPool,
-  type LockJob,
-  parseIdentity,
-  parseIgnore,
-  scopedName,
-} from "./lock-jobs.js";
+import { type ClientIdentity, identityLabel, inPool, type LockJob, parseIdentity, parseIgnore, scopedName } from "./lock-jobs.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 import type { Redactor } from "../connect/redact.js";
 import type { LintFinding } from "../lint/types.js";
@@ -113,9 +105,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   }
   const repaired: string[] = [];
   const document: LockDocument | null =
-    lockText === null
-      ? null
-      : parseLockDocument(parseJsonStrict(lockText, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {});
+    lockText === null ? null : parseLockDocument(parseJsonStrict(lockText, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {});
   if (repaired.length > 0) {
     output.err(
       `mcp-lint: ${neutralize(flags.lock)} was edited by hand: the sha256 of ${repaired.map((name) => showName(name)).join(", ")} did not match; comparing with the definitions as stored, and --accept will rewrite it\n`,
@@ -166,7 +156,9 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     if (run.job.label !== "") say(`=== ${run.job.label} ===\n`);
     say(renderTerminal(run.input, style));
     if (run.ignored.length > 0) {
-      say(`Ignored by rules in the lock: ${run.ignored.map(({ rule }) => `${showName(rule.tool)} ${neutralize(rule.path)} (${quote(rule.reason)})`).join("; ")}\n`);
+      say(
+        `Ignored by rules in the lock: ${run.ignored.map(({ rule }) => `${showName(rule.tool)} ${neutralize(rule.path)} (${quote(rule.reason)})`).join("; ")}\n`,
+      );
     }
     if (runs.length > 1) say("\n");
   }
@@ -215,8 +207,18 @@ function checkLockFlags(flags: LockFlags, config: string | null, servers: readon
   if (flags.check && ignores.length > 0) throw new UsageError("--ignore records a rule in the lock, so it cannot be used with --check");
   if (ignores.length > 0 && (flags.reason ?? "").trim() === "") throw new UsageError("--ignore needs --reason TEXT saying why the change is accepted");
   if (ignores.length === 0 && flags.reason != null) throw new UsageError("--reason goes with --ignore");
-  if (config !== null && (flags.from !== null || flags.url !== null || flags.command.length > 0 || flags.passEnv.length > 0 || flags.headers.length > 0 || flags.headerEnv.length > 0)) {
-    throw new UsageError("--config reads every server's command, env and URL from the config file; drop --from, --url, --pass-env, --header, --header-env and the command after --");
+  if (
+    config !== null &&
+    (flags.from !== null ||
+      flags.url !== null ||
+      flags.command.length > 0 ||
+      flags.passEnv.length > 0 ||
+      flags.headers.length > 0 ||
+      flags.headerEnv.length > 0)
+  ) {
+    throw new UsageError(
+      "--config reads every server's command, env and URL from the config file; drop --from, --url, --pass-env, --header, --header-env and the command after --",
+    );
   }
   if (config === null && servers.length > 1) throw new UsageError("--server names one v2 entry for a single server; give several only with --config");
   if (config === null && flags.jobs !== undefined && flags.jobs !== 4) throw new UsageError("--jobs applies to --config runs");
@@ -227,7 +229,9 @@ function lockVersion(document: LockDocument | null, config: string | null, jobs:
   const named = jobs.some((job) => job.key !== null);
   if (document?.version === LOCKFILE_VERSION) {
     if (config !== null || named) {
-      throw new UsageError(`${flags.lock} is a single-server lock (format v1); --config and --server write the v2 format: give another --lock path, or remove it to start over`);
+      throw new UsageError(
+        `${flags.lock} is a single-server lock (format v1); --config and --server write the v2 format: give another --lock path, or remove it to start over`,
+      );
     }
     if (needsV2) throw new UsageError(`--ignore and --as-client need a v2 lock; name the server with --server NAME and give a new --lock path`);
     return LOCKFILE_VERSION;
@@ -301,7 +305,15 @@ async function readServers(
       const changes = compareSnapshot(snapshot, previous);
       const hidden = lockHiddenText(snapshot, previous, changes, flags.check);
       const notes = await notesFor(snapshot, previous, changes);
-      const input: ReportInput = { mode: flags.check ? "check" : "lock", lockPath: flags.lock, snapshot, lock: previous, changes, notes, hiddenText: hiddenTextNotes(hidden) };
+      const input: ReportInput = {
+        mode: flags.check ? "check" : "lock",
+        lockPath: flags.lock,
+        snapshot,
+        lock: previous,
+        changes,
+        notes,
+        hiddenText: hiddenTextNotes(hidden),
+      };
       const run: ServerRun = { job, previous, snapshot, changes, hidden, notes, plan: null, ignored: [], input, primary, others };
       return run;
     });
@@ -332,7 +344,12 @@ function divergences(run: ServerRun): Change[] {
     const mineText = run.snapshot.instructions.known ? run.snapshot.instructions.text : null;
     const theirText = snapshot.instructions.known ? snapshot.instructions.text : null;
     if (mineText !== theirText) {
-      changes.push({ kind: "client_divergence", severity: CHANGE_KINDS.client_divergence.severity, tool: null, args: { fields: [primaryLabel, label], paths: ["instructions"], before: mineText, after: theirText } });
+      changes.push({
+        kind: "client_divergence",
+        severity: CHANGE_KINDS.client_divergence.severity,
+        tool: null,
+        args: { fields: [primaryLabel, label], paths: ["instructions"], before: mineText, after: theirText },
+      });
     }
   }
   return changes;
@@ -341,7 +358,10 @@ function divergences(run: ServerRun): Change[] {
 function differingFields(a: JsonObject | undefined, b: JsonObject | undefined): string[] {
   if (a === undefined) return ["(not served to the first)"];
   if (b === undefined) return ["(not served to the second)"];
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !jsonEqual(a[key], b[key])).sort().map((key) => `/${key}`);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((key) => !jsonEqual(a[key], b[key]))
+    .sort()
+    .map((key) => `/${key}`);
 }
 
 /** An ignore rule for `--ignore`: the change now at that tool and path, and the hash of the value served there. */
@@ -397,7 +417,13 @@ async function writeLock(
     else servers.set(run.job.key as string, entry);
   }
   const next: LockDocument | null =
-    version === LOCKFILE_VERSION ? (single === null ? null : { version: LOCKFILE_VERSION, lock: single }) : servers.size === 0 ? null : { version: LOCKFILE_VERSION_SERVERS, servers: sortedServers(servers) };
+    version === LOCKFILE_VERSION
+      ? single === null
+        ? null
+        : { version: LOCKFILE_VERSION, lock: single }
+      : servers.size === 0
+        ? null
+        : { version: LOCKFILE_VERSION_SERVERS, servers: sortedServers(servers) };
   const before = document === null ? null : serializeLockDocument(document);
   const text = next === null ? null : serializeLockDocument(next);
   const written = text !== null && text !== before;
@@ -427,7 +453,8 @@ function lockJsonReport(runs: readonly ServerRun[], flags: LockFlags, outcome: s
     const { run, report } = reports[0] as { run: ServerRun; report: Record<string, unknown> };
     return run.ignored.length > 0 ? { ...report, ignored: ignoredOf(run) } : report;
   }
-  const tagged = <T extends Record<string, unknown>>(items: unknown, name: string | null): T[] => (Array.isArray(items) ? items.map((item) => ({ ...(item as T), server: name })) : []);
+  const tagged = <T extends Record<string, unknown>>(items: unknown, name: string | null): T[] =>
+    Array.isArray(items) ? items.map((item) => ({ ...(item as T), server: name })) : [];
   const summary = { error: 0, warning: 0, info: 0 };
   for (const { report } of reports) {
     const counts = report.summary as typeof summary;

@@ -111,7 +111,12 @@ async function serve(
     } catch (error) {
       await transport.close();
       const code = (error as { code?: unknown } | null)?.code;
-      const why = code === "ENOENT" ? "the command was not found (is it installed and on PATH?)" : code === "EACCES" ? "the command is not executable" : redactor.text(firstLine(error));
+      const why =
+        code === "ENOENT"
+          ? "the command was not found (is it installed and on PATH?)"
+          : code === "EACCES"
+            ? "the command is not executable"
+            : redactor.text(firstLine(error));
       throw new ConnectionError(`could not start ${where}: ${why}`);
     }
   } else {
@@ -187,7 +192,9 @@ async function serve(
   if (end.by === "client") return 0;
   if (end.by === "failed") {
     const stderr = explainStderr(stderrTail(), redactor);
-    throw new ConnectionError(`${redactor.text(end.error.message)}${stderr === "" || end.error.message.includes("server stderr:") ? "" : ` (server stderr: ${stderr})`}`);
+    throw new ConnectionError(
+      `${redactor.text(end.error.message)}${stderr === "" || end.error.message.includes("server stderr:") ? "" : ` (server stderr: ${stderr})`}`,
+    );
   }
   throw new ConnectionError(serverGone(where, exitOf(), end.error, stderrTail(), redactor));
 }
@@ -210,7 +217,9 @@ function serverGone(where: string, exit: ProcessGroupTransport["exit"], error: E
 async function loadLock(path: string, server: string | null, target: Target): Promise<Lockfile> {
   const text = await readTextIfExists(path);
   if (text === null) {
-    throw new InputFileError(`lock file ${path} does not exist; lock the server first (mcp-lint lock --lock ${shellQuote([path])} -- <server command>); the proxy serves nothing without it`);
+    throw new InputFileError(
+      `lock file ${path} does not exist; lock the server first (mcp-lint lock --lock ${shellQuote([path])} -- <server command>); the proxy serves nothing without it`,
+    );
   }
   return selectLock(parseLockDocument(parseJsonStrict(text, path), path), server, targetSha256(target), path);
 }
@@ -240,7 +249,8 @@ function openAudit(path: string): AuditFile {
     fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | noFollow, 0o600);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    if (code === "ELOOP" || code === "EMLINK") throw new InputFileError(`refusing to write ${path}: it is a symbolic link; mcp-lint never writes through one, so give the real path`);
+    if (code === "ELOOP" || code === "EMLINK")
+      throw new InputFileError(`refusing to write ${path}: it is a symbolic link; mcp-lint never writes through one, so give the real path`);
     if (code === "EISDIR") throw new InputFileError(`cannot write ${path}: it is a folder`);
     if (code === "ENOENT") throw new InputFileError(`cannot write ${path}: its folder does not exist`);
     throw new InputFileError(`cannot write ${path}: ${typeof code === "string" ? code : firstLine(error)}`);

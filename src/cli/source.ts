@@ -49,7 +49,9 @@ export function resolveSource(flags: SourceFlags, example: string, options: { fr
     throw new UsageError(`give one source: ${fromAllowed ? "--from FILE, " : ""}--url URL or a server command after --`);
   }
   if (!live && flags.from === null) {
-    throw new UsageError(`nothing to read: give a server command after -- (${example} -- npx -y some-server)${fromAllowed ? ", --url URL or --from FILE" : " or --url URL"}`);
+    throw new UsageError(
+      `nothing to read: give a server command after -- (${example} -- npx -y some-server)${fromAllowed ? ", --url URL or --from FILE" : " or --url URL"}`,
+    );
   }
   if (flags.from !== null && (flags.passEnv.length > 0 || flags.headers.length > 0 || flags.headerEnv.length > 0)) {
     throw new UsageError("--pass-env, --header and --header-env apply to a live server, not to --from");
@@ -188,4 +190,3 @@ export async function readSnapshot(
   }
   return target.secrets.length === 0 ? raw : redactSnapshot(raw, redactor);
 }
-

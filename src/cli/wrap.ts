@@ -152,7 +152,8 @@ async function ensureLock(candidate: WrapCandidate, lock: string, flags: WrapFla
   try {
     await lintOwnLaunch(candidate.argv, flags.knownBad, await import("../install/index.js"), output, { print: false });
   } catch (error) {
-    if (error instanceof KnownBadRefusal) return { server, reason: "not_editable", detail: "it launches a known-bad release (see above); remove it from the config" };
+    if (error instanceof KnownBadRefusal)
+      return { server, reason: "not_editable", detail: "it launches a known-bad release (see above); remove it from the config" };
     throw error;
   }
   if (await exists(lock)) return null;
@@ -229,12 +230,17 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
   try {
     resolveTarget({ command: [], url: candidate.url, headers: [], headerEnv, passEnv: [] }, values);
   } catch (error) {
-    if (error instanceof UsageError) return { server, reason: "not_editable", detail: `the proxy could not connect to it as written: ${neutralize(error.message)}` };
+    if (error instanceof UsageError)
+      return { server, reason: "not_editable", detail: `the proxy could not connect to it as written: ${neutralize(error.message)}` };
     throw error;
   }
   if (await exists(lock)) return null;
   if ([candidate.url, ...Object.values(values)].some((value) => value.includes("${"))) {
-    return { server, reason: "variables", detail: `its URL or headers use client variables (\${...}); lock it as the client connects (mcp-lint lock --lock ${neutralize(lock)} --url ...), then wrap again` };
+    return {
+      server,
+      reason: "variables",
+      detail: `its URL or headers use client variables (\${...}); lock it as the client connects (mcp-lint lock --lock ${neutralize(lock)} --url ...), then wrap again`,
+    };
   }
   if (server.disabled || flags.dryRun) return null;
   await mkdir(dirname(lock), { recursive: true });
@@ -252,12 +258,24 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
 }
 
 /** Print the diff (dry run), or back the file up and write the new text. */
-async function finish(path: string, before: string, after: string, dryRun: boolean, output: Output, redact: (line: string) => string = (line) => line): Promise<void> {
+async function finish(
+  path: string,
+  before: string,
+  after: string,
+  dryRun: boolean,
+  output: Output,
+  redact: (line: string) => string = (line) => line,
+): Promise<void> {
   if (after === before) return;
   if (dryRun) {
     // Only the changed lines: the rest of a config can hold values (tokens in env) that need not be shown.
     const patch = createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 0 });
-    output.out(patch.split("\n").map((line) => neutralize(redact(line))).join("\n"));
+    output.out(
+      patch
+        .split("\n")
+        .map((line) => neutralize(redact(line)))
+        .join("\n"),
+    );
     return;
   }
   await writeFileSafely(`${path}${BACKUP_SUFFIX}`, before);
@@ -280,9 +298,11 @@ function describe(server: ConfigServer): string {
 
 function candidateNotes(candidate: WrapCandidate): string[] {
   const notes: string[] = [];
-  if (candidate.server.disabled) notes.push("it is disabled and was not started, so it has no lock yet; lock it before enabling it, or the proxy will refuse to start it");
+  if (candidate.server.disabled)
+    notes.push("it is disabled and was not started, so it has no lock yet; lock it before enabling it, or the proxy will refuse to start it");
   if (candidate.envFile) notes.push("its envFile variables are not passed to the server by the proxy; add --pass-env NAME to its args for each one it needs");
-  if (candidate.badEnvNames.length > 0) notes.push(`env names that are not variable names are not passed on: ${candidate.badEnvNames.map((name) => JSON.stringify(neutralize(name))).join(", ")}`);
+  if (candidate.badEnvNames.length > 0)
+    notes.push(`env names that are not variable names are not passed on: ${candidate.badEnvNames.map((name) => JSON.stringify(neutralize(name))).join(", ")}`);
   return notes;
 }
 

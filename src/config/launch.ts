@@ -98,7 +98,11 @@ function stringMap(value: unknown): Record<string, string> {
 export function entryLaunch(server: ConfigServer, raw: unknown, context: PlaceholderContext, where: string): EntryLaunch {
   const resolve = (text: string) => resolvePlaceholders(text, context, where);
   const command = isObject(raw) ? field(raw, "command") : undefined;
-  const env = { ...stringMap(isObject(raw) ? field(raw, "envs") : undefined), ...stringMap(isObject(command) ? field(command, "env") : undefined), ...stringMap(isObject(raw) ? field(raw, "env") : undefined) };
+  const env = {
+    ...stringMap(isObject(raw) ? field(raw, "envs") : undefined),
+    ...stringMap(isObject(command) ? field(command, "env") : undefined),
+    ...stringMap(isObject(raw) ? field(raw, "env") : undefined),
+  };
   const headers = { ...stringMap(isObject(raw) ? field(raw, "http_headers") : undefined), ...stringMap(isObject(raw) ? field(raw, "headers") : undefined) };
   let url: string | null = null;
   for (const key of ["url", "httpUrl", "serverUrl", "uri"]) {

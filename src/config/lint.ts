@@ -9,10 +9,12 @@ import type { ConfigServer } from "./types.js";
 export function lintServer(server: ConfigServer, knownBad: KnownBadList): InstallFinding[] {
   const findings: InstallFinding[] = [];
   if (server.problem !== null) {
-    findings.push(installFinding("unreadable_entry", null, {
-      reason: server.problem.reason,
-      ...(server.problem.field === undefined ? {} : { field: server.problem.field }),
-    }));
+    findings.push(
+      installFinding("unreadable_entry", null, {
+        reason: server.problem.reason,
+        ...(server.problem.field === undefined ? {} : { field: server.problem.field }),
+      }),
+    );
   } else if (server.launch !== null) {
     findings.push(...("shell" in server.launch ? lintShellString(server.launch.shell, knownBad) : lintLaunch(server.launch.argv, knownBad)));
   }

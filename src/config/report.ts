@@ -61,7 +61,9 @@ function serverHeading(server: ConfigServer): string {
 
 /** `2 warnings and 1 info`, or "" for none. */
 function countText(counts: Readonly<Record<Severity, number>>): string {
-  return SEVERITIES.filter((severity) => counts[severity] > 0).map((severity) => plural(counts[severity], severity)).join(" and ");
+  return SEVERITIES.filter((severity) => counts[severity] > 0)
+    .map((severity) => plural(counts[severity], severity))
+    .join(" and ");
 }
 
 function zero(): Record<Severity, number> {

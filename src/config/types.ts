@@ -71,10 +71,7 @@ export interface ConfigServer {
 }
 
 /** Something worth saying about a whole file. */
-export type ConfigNoteCode =
-  | "strict_json"
-  | "not_recognised"
-  | "servers_in_other_file";
+export type ConfigNoteCode = "strict_json" | "not_recognised" | "servers_in_other_file";
 
 /** A config file read into servers. */
 export interface ConfigDocument {

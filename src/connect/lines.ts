@@ -93,7 +93,10 @@ function parseLine(line: Buffer): JSONRPCMessage | null {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new BadMessageError("the server wrote a line to stdout that is not JSON; a stdio server may write only JSON-RPC messages there", text.slice(0, SAMPLE_CHARS));
+    throw new BadMessageError(
+      "the server wrote a line to stdout that is not JSON; a stdio server may write only JSON-RPC messages there",
+      text.slice(0, SAMPLE_CHARS),
+    );
   }
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (!parsed.success) throw new BadMessageError("the server wrote a JSON line to stdout that is not a JSON-RPC message", text.slice(0, SAMPLE_CHARS));

@@ -15,7 +15,11 @@ export function clearProgress(): void {
 
 /** The line for a launch command: names the launcher when it may be downloading the server. */
 export function startingText(command: string): string {
-  const base = command.split(/[\\/]/).pop()?.replace(/\.(cmd|exe|bat)$/i, "") ?? command;
+  const base =
+    command
+      .split(/[\\/]/)
+      .pop()
+      ?.replace(/\.(cmd|exe|bat)$/i, "") ?? command;
   const why = DOWNLOADERS.has(base.toLowerCase()) ? ` (${base.toLowerCase()} may be downloading it)` : "";
   return `mcp-lint: starting server${why}...`;
 }

@@ -67,7 +67,7 @@ export function secretForms(secret: string): string[] {
     for (const encoded of [safeEncode(form), formEncode(form)]) {
       if (encoded === null) continue;
       forms.add(encoded);
-      forms.add(encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()));
+      forms.add(encoded.replace(/%[0-9A-F]{2}/g, (pair) => pair.toLowerCase()));
     }
   }
   return [...forms].filter((form) => form.length >= MIN_FORM_LENGTH);

@@ -113,7 +113,12 @@ interface HeaderState {
   add: (name: string, value: string) => void;
 }
 
-function httpTarget(url: URL, flags: Pick<ConnectionFlags, "headers" | "headerEnv">, env: Readonly<Record<string, string | undefined>>, state: HeaderState): Target {
+function httpTarget(
+  url: URL,
+  flags: Pick<ConnectionFlags, "headers" | "headerEnv">,
+  env: Readonly<Record<string, string | undefined>>,
+  state: HeaderState,
+): Target {
   const { secrets, headers, seen, add } = state;
   for (const raw of flags.headers) {
     const colon = raw.indexOf(":");
@@ -153,7 +158,10 @@ function httpTarget(url: URL, flags: Pick<ConnectionFlags, "headers" | "headerEn
   }
   if (url.search !== "") {
     secrets.push(url.search, url.search.slice(1));
-    const raw = url.search.slice(1).split("&").map((part) => part.slice(part.indexOf("=") + 1));
+    const raw = url.search
+      .slice(1)
+      .split("&")
+      .map((part) => part.slice(part.indexOf("=") + 1));
     for (const value of [...url.searchParams.values(), ...raw]) {
       if (value.length >= MIN_QUERY_SECRET_LENGTH) secrets.push(value);
     }

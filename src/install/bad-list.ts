@@ -117,12 +117,7 @@ function objectOf(value: unknown, onError: () => never): Record<string, unknown>
   return value as Record<string, unknown>;
 }
 
-function checkKeys(
-  value: Record<string, unknown>,
-  allowed: ReadonlySet<string>,
-  where: string,
-  fail: (where: string, problem: string) => never,
-): void {
+function checkKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>, where: string, fail: (where: string, problem: string) => never): void {
   for (const key of Object.keys(value)) {
     if (!allowed.has(key)) fail(where, `unknown key ${JSON.stringify(key)} (allowed: ${[...allowed].join(", ")})`);
   }

@@ -80,10 +80,7 @@ export function matchResolution(list: KnownBadList, ecosystem: BadEcosystem, nam
         if (rangeMeets(ecosystem, spec, range.introduced, null)) {
           return { entry, version: range.introduced, openEnded: true, how };
         }
-      } else if (
-        rangeMeets(ecosystem, spec, range.introduced, range.fixed) &&
-        ![range.fixed, ...nextReleases(ecosystem, range.fixed).slice(1)].some(admits)
-      ) {
+      } else if (rangeMeets(ecosystem, spec, range.introduced, range.fixed) && ![range.fixed, ...nextReleases(ecosystem, range.fixed).slice(1)].some(admits)) {
         return { entry, version: range.introduced, openEnded: false, how };
       }
     }
@@ -97,10 +94,7 @@ export function matchResolution(list: KnownBadList, ecosystem: BadEcosystem, nam
   return null;
 }
 
-function comparableRange(
-  ecosystem: BadEcosystem,
-  range: { introduced: string; fixed: string | null },
-): { introduced: string; fixed: string | null } | null {
+function comparableRange(ecosystem: BadEcosystem, range: { introduced: string; fixed: string | null }): { introduced: string; fixed: string | null } | null {
   const introduced = comparable(ecosystem, range.introduced);
   const fixed = range.fixed === null ? null : comparable(ecosystem, range.fixed);
   if (introduced === null || (range.fixed !== null && fixed === null)) return null;
@@ -138,7 +132,7 @@ function entryPatterns(entry: KnownBadEntry): { release: RegExp; name: RegExp } 
   // `litellm[` is scanned once, not once per occurrence.
   const patterns = {
     release: new RegExp(String.raw`${NAME_START}(${name})(?:\[[^\][]*\])?(?:\s*={2,3}\s*|@|-|_)(${VERSION})`, "giu"),
-    name: new RegExp(String.raw`${NAME_START}(${name})${NAME_END}`, "giu"),
+    name: new RegExp(`${NAME_START}(${name})${NAME_END}`, "giu"),
   };
   patternCache.set(entry, patterns);
   return patterns;
@@ -191,7 +185,7 @@ export function* scanNames(list: KnownBadList, text: string): Generator<NameHit>
 }
 
 const STOP = /[\s'";|&()<>`]/;
-const FILE_VERSION = new RegExp(String.raw`^[-_](${VERSION})`);
+const FILE_VERSION = new RegExp(`^[-_](${VERSION})`);
 
 /** The spec after a name: `[extras]`, then `@version`, a PEP 440 specifier, or `-version` of a file name. */
 function readTail(ecosystem: KnownBadEntry["ecosystem"], after: string): { spec: string; resolves: Resolution } {

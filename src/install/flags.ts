@@ -122,13 +122,7 @@ export function walkFlags(tokens: readonly string[], table: FlagTable, interleav
 }
 
 /** Walk `-abc`; returns how many tokens were used (1 or 2), or 0 when a letter is unknown. */
-function walkCluster(
-  token: string,
-  next: string | undefined,
-  table: FlagTable,
-  norm: (flag: string) => string,
-  walk: FlagWalk,
-): number {
+function walkCluster(token: string, next: string | undefined, table: FlagTable, norm: (flag: string) => string, walk: FlagWalk): number {
   for (let j = 1; j < token.length; j++) {
     const flag = norm(`-${token[j]}`);
     if (table.values.has(flag)) {

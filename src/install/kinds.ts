@@ -3,15 +3,7 @@
 import type { Severity } from "../lock/kinds.js";
 
 /** Name of an I1 finding kind. */
-export type InstallKind =
-  | "known_bad"
-  | "unparsed"
-  | "unpinned_source"
-  | "unpinned"
-  | "no_digest"
-  | "no_hashes"
-  | "insecure_transport"
-  | "unreadable_entry";
+export type InstallKind = "known_bad" | "unparsed" | "unpinned_source" | "unpinned" | "no_digest" | "no_hashes" | "insecure_transport" | "unreadable_entry";
 
 /** What the table says about one kind. */
 export interface InstallKindInfo {
@@ -68,7 +60,8 @@ export const INSTALL_KINDS = {
   insecure_transport: {
     severity: "warning",
     title: "Remote server over plain HTTP",
-    meaning: "A remote server reached over plain http:// (or ws://) on a host that is not this machine: anyone on the network path can read and change what it tells the model.",
+    meaning:
+      "A remote server reached over plain http:// (or ws://) on a host that is not this machine: anyone on the network path can read and change what it tells the model.",
     docs: DOCS,
   },
   unreadable_entry: {

@@ -74,9 +74,7 @@ function collectArgv(argv: readonly string[], depth: number, out: Collected): vo
     // An unknown prefix (sudo, timeout 10, op run --): continue at the first word that names a known
     // command. What the skipped words do is unknown (`mise exec npm:pkg -- ...` installs one).
     out.opaque = true;
-    const next = tokens.findIndex(
-      (token, index) => index > 0 && isCommandWord(token) && !token.includes("://") && HANDLERS.has(commandName(token)),
-    );
+    const next = tokens.findIndex((token, index) => index > 0 && isCommandWord(token) && !token.includes("://") && HANDLERS.has(commandName(token)));
     if (next > 0) collectArgv(tokens.slice(next), depth + 1, out);
     return;
   }
@@ -156,10 +154,12 @@ function findings(collected: Collected, rawTokens: readonly string[], knownBad: 
     push(installFinding(item.verdict, item.display, { ...common, reason: item.reason }));
   }
   for (const problem of collected.problems) {
-    push(installFinding("unparsed", problem.display ?? null, {
-      reason: problem.reason,
-      ...(problem.flag === undefined ? {} : { flag: problem.flag }),
-    }));
+    push(
+      installFinding("unparsed", problem.display ?? null, {
+        reason: problem.reason,
+        ...(problem.flag === undefined ? {} : { flag: problem.flag }),
+      }),
+    );
   }
   scanSpellings(rawTokens, knownBad, collected.opaque || collected.problems.length > 0, {
     release(hit, text) {
@@ -174,7 +174,8 @@ function findings(collected: Collected, rawTokens: readonly string[], knownBad: 
       push(installFinding("known_bad", safeDisplay(text), { reason, ecosystem: hit.entry.ecosystem, advisory: advisoryFacts(hit) }));
     },
   });
-  return out.map((finding, index) => ({ finding, index }))
+  return out
+    .map((finding, index) => ({ finding, index }))
     .sort((a, b) => kindRank(a.finding.kind) - kindRank(b.finding.kind) || a.index - b.index)
     .map(({ finding }) => finding);
 }

@@ -99,11 +99,13 @@ function sentence(finding: InstallFinding): string {
       return `${who}${via} has no version, so each start may run a different release; pin an exact version`;
     case "unpinned_source":
       if (args.reason === "git_ref") return `${who}${via} is a git source at${quoted}, a branch or tag that can move; pin a full 40-character commit SHA`;
-      if (args.reason === "git_no_ref") return `${who}${via} is a git source with no commit, so it follows the default branch; pin a full 40-character commit SHA`;
+      if (args.reason === "git_no_ref")
+        return `${who}${via} is a git source with no commit, so it follows the default branch; pin a full 40-character commit SHA`;
       return `${who}${via} is fetched from a URL whose content can change; pin a registry version or a full commit SHA`;
     case "no_digest":
       if (args.reason === "image_no_tag") return `image ${who}${via} has no tag or digest, so it runs whatever :latest is; pin it with @sha256:<digest>`;
-      if (args.reason === "invalid_digest") return `image ${who}${via} has a digest that is not a full sha256:<64 lower-case hex>, so it pins nothing; pin it with @sha256:<digest>`;
+      if (args.reason === "invalid_digest")
+        return `image ${who}${via} has a digest that is not a full sha256:<64 lower-case hex>, so it pins nothing; pin it with @sha256:<digest>`;
       return `image ${who}${via} uses the tag${quoted} without a digest, and a tag can point at new content; pin it with @sha256:<digest>`;
     case "no_hashes":
       return `${who}${via} is installed without --require-hashes, so the files pip downloads are not hash-checked; pin with == and add --require-hashes and a hashed requirements file`;

@@ -82,10 +82,12 @@ function bigSpellings(token: string): Spellings {
 
 function coarseDecode(text: string): string {
   const ansi = ansiCAnywhere(text);
-  const unicode = ansi.includes("`u{") ? ansi.replace(/`u\{([0-9A-Fa-f]{1,6})\}/g, (whole, hex: string) => {
-    const code = Number.parseInt(hex, 16);
-    return code > 0x10ffff ? whole : String.fromCodePoint(code);
-  }) : ansi;
+  const unicode = ansi.includes("`u{")
+    ? ansi.replace(/`u\{([0-9A-Fa-f]{1,6})\}/g, (whole, hex: string) => {
+        const code = Number.parseInt(hex, 16);
+        return code > 0x10ffff ? whole : String.fromCodePoint(code);
+      })
+    : ansi;
   return unicode.replace(/['"`^\\\u2018-\u201E]+/g, "");
 }
 
@@ -196,7 +198,19 @@ function unitsToString(units: Uint16Array, length: number): string {
 // --- ANSI-C quoting, `$'...'` ---------------------------------------------------------------
 
 const ANSI_C_LETTERS: Readonly<Record<string, string>> = {
-  a: "\x07", b: "\b", e: "\x1B", E: "\x1B", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
+  a: "\x07",
+  b: "\b",
+  e: "\x1B",
+  E: "\x1B",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
 };
 
 /**
@@ -284,9 +298,9 @@ function ansiCAnywhere(text: string): string {
  * POSIX, `` ` `` for PowerShell, `^` for cmd), with `$'...'` expanded outside quotes. The parser
  * splits scripts with shell-quote, so every word it reads is a piece of this text.
  */
-function shellQuoteDecoder(escape: string): Decoder {
+function shellQuoteDecoder(escapeCharacter: string): Decoder {
   return (text) => {
-    if (!/['"$]/.test(text) && !text.includes(escape)) return text;
+    if (!/['"$]/.test(text) && !text.includes(escapeCharacter)) return text;
     const out = new Output(text);
     let quote: string | null = null;
     let canClose = true;
@@ -301,16 +315,16 @@ function shellQuoteDecoder(escape: string): Decoder {
         if (c === '"') {
           out.put(i, "", i + 1);
           quote = null;
-        } else if (c === escape) {
+        } else if (c === escapeCharacter) {
           const next = text[i + 1] ?? "";
-          // Inside double quotes the escape only takes a quote, itself or `$`; otherwise both stay.
-          if (next === '"' || next === escape || next === "$") out.put(i, next, i + 2);
+          // Inside double quotes the escape character only takes a quote, itself or `$`; otherwise both stay.
+          if (next === '"' || next === escapeCharacter || next === "$") out.put(i, next, i + 2);
           i++;
         }
       } else if (c === '"' || c === "'") {
         out.put(i, "", i + 1);
         quote = c;
-      } else if (c === escape) {
+      } else if (c === escapeCharacter) {
         out.put(i, text[i + 1] ?? "", i + 2);
         i++;
       } else if (c === "$" && text[i + 1] === "'" && canClose) {

@@ -133,8 +133,24 @@ export interface SplitScript {
 }
 
 const CONTROL_WORDS = new Set([
-  "for", "while", "until", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "select", "function",
-  "{", "}", "foreach", "switch",
+  "for",
+  "while",
+  "until",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "select",
+  "function",
+  "{",
+  "}",
+  "foreach",
+  "switch",
 ]);
 
 const HASH = "\uE000";
@@ -164,7 +180,9 @@ export function splitScript(script: string, dialect: ShellDialect): SplitScript 
     // shell-quote throws on `${` without its `}` ("Bad substitution"): a shell would refuse it too.
     return { commands: [], problems: ["unsplittable"] };
   }
-  const entries = parsed.map((entry) => (typeof entry === "string" ? entry.replaceAll(HASH, "#") : "pattern" in entry ? { ...entry, pattern: entry.pattern.replaceAll(HASH, "#") } : entry));
+  const entries = parsed.map((entry) =>
+    typeof entry === "string" ? entry.replaceAll(HASH, "#") : "pattern" in entry ? { ...entry, pattern: entry.pattern.replaceAll(HASH, "#") } : entry,
+  );
   const commands: string[][] = [];
   const problems = new Set<InstallReason>();
   let current: string[] = [];
@@ -210,13 +228,13 @@ export function splitScript(script: string, dialect: ShellDialect): SplitScript 
 
 /** Quotes close before the end (shell-quote silently accepts an unterminated quote). */
 function quotesBalanced(script: string, dialect: ShellDialect): boolean {
-  const escape = dialect === "cmd" ? "^" : dialect === "powershell" ? "`" : "\\";
+  const escapeCharacter = dialect === "cmd" ? "^" : dialect === "powershell" ? "`" : "\\";
   let quote: string | null = null;
   for (let i = 0; i < script.length; i++) {
     const c = script[i];
     if (quote === "'") {
       if (c === "'") quote = null;
-    } else if (c === escape && dialect !== "cmd") {
+    } else if (c === escapeCharacter && dialect !== "cmd") {
       i++;
     } else if (quote === '"') {
       if (c === '"') quote = null;

@@ -6,11 +6,7 @@ import type { Ecosystem, InstallKind, InstallReason } from "./kinds.js";
 export type Verdict = "pinned" | "local" | Exclude<InstallKind, "known_bad" | "unreadable_entry">;
 
 /** Which releases a package spec may resolve to, for the known-bad check. */
-export type Resolution =
-  | { type: "exact"; version: string }
-  | { type: "range"; range: string }
-  | { type: "any" }
-  | { type: "none" };
+export type Resolution = { type: "exact"; version: string } | { type: "range"; range: string } | { type: "any" } | { type: "none" };
 
 /** One package a launcher fetches, classified. */
 export interface PackageRef {

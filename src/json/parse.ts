@@ -61,7 +61,20 @@ const ERROR_WORDS: Readonly<Record<number, string>> = {
 const MAX_SHOWN_CHARS = 60;
 
 /** Words JSON rejects that people (and JavaScript) write by mistake; safe to quote in an error. */
-const JS_WORDS: ReadonlySet<string> = new Set(["NaN", "Infinity", "-Infinity", "+Infinity", "undefined", "True", "False", "None", "TRUE", "FALSE", "NULL", "Null"]);
+const JS_WORDS: ReadonlySet<string> = new Set([
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "+Infinity",
+  "undefined",
+  "True",
+  "False",
+  "None",
+  "TRUE",
+  "FALSE",
+  "NULL",
+  "Null",
+]);
 
 /** A located problem found by the slow path. */
 interface Problem {
@@ -96,9 +109,7 @@ export function parseJsonStrict(text: string, source: string): unknown {
     const duplicate = findDuplicateKey(body);
     if (duplicate !== undefined) {
       const { line, column } = lineAndColumn(body, duplicate.offset);
-      throw new JsonInputError(
-        `${source}: duplicate key ${showKey(duplicate.key)} at line ${line} column ${column}; remove one copy`,
-      );
+      throw new JsonInputError(`${source}: duplicate key ${showKey(duplicate.key)} at line ${line} column ${column}; remove one copy`);
     }
     // Unreachable if the argument above holds; the tokenizer is authoritative, so accept the value.
   }
@@ -194,9 +205,7 @@ function numberOutOfRange(text: string, source: string): JsonInputError {
   for (let kind: number = scanner.scan(); kind !== TOKEN_EOF; kind = scanner.scan()) {
     if (kind === TOKEN_NUMBER && !Number.isFinite(Number(scanner.getTokenValue()))) {
       const { line, column } = lineAndColumn(text, scanner.getTokenOffset());
-      return new JsonInputError(
-        `${source}: number out of range at line ${line} column ${column}: JSON numbers must stay under about 1.8e308 in size`,
-      );
+      return new JsonInputError(`${source}: number out of range at line ${line} column ${column}: JSON numbers must stay under about 1.8e308 in size`);
     }
   }
   return new JsonInputError(`${source}: a number is out of range (larger than about 1.8e308)`);
@@ -341,13 +350,7 @@ function firstSyntaxProblem(text: string): Problem | undefined {
 }
 
 /** Turn one jsonc-parser error into a Problem, pointing at the most useful offset. */
-function describeError(
-  text: string,
-  code: number,
-  offset: number,
-  length: number,
-  container: "object" | "array" | undefined,
-): Problem {
+function describeError(text: string, code: number, offset: number, length: number, container: "object" | "array" | undefined): Problem {
   const atEnd = offset >= text.length;
   if (code === ERR_PROPERTY_NAME_EXPECTED || code === ERR_VALUE_EXPECTED) {
     // `[1,]` and `{"a":1,}` surface as "expected a value/name" at the closing character.
@@ -368,7 +371,10 @@ function describeError(
       // A file that is not JSON at all may be a token file behind a symlink: name the position and
       // quote only words that are plainly JSON mistakes, never arbitrary content.
       if (token.length <= 1 || JS_WORDS.has(token)) return { offset, message: `unexpected ${showText(token)}` };
-      return { offset, message: `unexpected text (${token.length} characters${token.length >= MAX_SHOWN_CHARS ? " or more" : ""}) where a JSON value or key belongs` };
+      return {
+        offset,
+        message: `unexpected text (${token.length} characters${token.length >= MAX_SHOWN_CHARS ? " or more" : ""}) where a JSON value or key belongs`,
+      };
     }
     return { offset, message: `unexpected character ${showText(first)}` };
   }
@@ -459,10 +465,7 @@ function showKey(key: string): string {
 
 /** JSON string literal with everything outside printable ASCII escaped, so the message shows what is really there. */
 function showText(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function hexByte(byte: number): string {

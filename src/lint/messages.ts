@@ -93,7 +93,10 @@ function probeMessage(finding: LintFinding): string {
     case "P2":
       return `Opaque IDs take ${args.share ?? 0}% of the response (${plural(args.count ?? 0, "ID")}${also}) and most records holding one have no readable label.`;
     case "P3": {
-      const params = args.reason === "has_params" ? "; the tool has paging or limit parameters an agent can use to ask for less" : " and the tool has no paging or limit parameter";
+      const params =
+        args.reason === "has_params"
+          ? "; the tool has paging or limit parameters an agent can use to ask for less"
+          : " and the tool has no paging or limit parameter";
       return `A ~${thousands(args.tokens ?? 0)}-token response${ref === null ? "" : ` (${ref})`} has no paging cursor or note on what is left in its first and last 600 characters${params}.`;
     }
     case "P4":
@@ -107,7 +110,9 @@ function probeMessage(finding: LintFinding): string {
         case "as_success":
           return `The ${probe} got an error returned as a successful result (no isError)${excerpt}.`;
         case "accepted":
-          return args.variant === undefined ? `The ${probe}, marked expect_error, was answered without an error.` : `The ${probe} was accepted without an error.`;
+          return args.variant === undefined
+            ? `The ${probe}, marked expect_error, was answered without an error.`
+            : `The ${probe} was accepted without an error.`;
         default:
           return `The error to the ${probe} neither names the bad input nor says what is expected${excerpt}.`;
       }
@@ -148,9 +153,7 @@ export function message(finding: LintFinding): string {
     case "S6":
       return `All ${plural(args.total ?? 0, "tool definition")} take ~${thousands(args.tokens ?? 0)} tokens (estimated), over ~${thousands(args.limit ?? 0)}.`;
     case "S7":
-      return args.count === 0
-        ? "List tool with no parameters: no limit, paging or filter."
-        : "List tool with no limit, paging or filter parameter.";
+      return args.count === 0 ? "List tool with no parameters: no limit, paging or filter." : "List tool with no limit, paging or filter parameter.";
     case "S8":
       return hiddenMessage(finding);
     case "name-format":
@@ -221,7 +224,8 @@ export function fix(finding: LintFinding): string {
       if (args.kind === "credential_file" || args.kind === "env_file" || args.kind === "mcp_config") {
         return "Check why the text names this file; a tool should never ask the model to read credentials or client configuration.";
       }
-      if (args.kind === "hide_from_user" || args.kind === "override_tools") return "Remove the instruction: a tool must not steer the model against the user or other servers.";
+      if (args.kind === "hide_from_user" || args.kind === "override_tools")
+        return "Remove the instruction: a tool must not steer the model against the user or other servers.";
       return RULES.S8.fix;
     case "P3":
       return args.reason === "has_params" ? "Say in the answer what is left and which parameter gets the next page." : RULES.P3.fix;

@@ -66,9 +66,7 @@ export function pinsOneValue(schema: JsonObject): boolean {
 }
 
 // Names that say nothing about the value on their own; with a description they are fine.
-const VAGUE = new Set(
-  "id ids user data q value val input obj item info param params arg args payload x s str".split(" "),
-);
+const VAGUE = new Set("id ids user data q value val input obj item info param params arg args payload x s str".split(" "));
 
 /** True for a parameter name that says too little without a description (`id`, `data`, `q`, a single letter). */
 export function isVagueName(name: string): boolean {

@@ -139,7 +139,14 @@ export function walkSchema(root: unknown, base: string, rootDepth: number, visit
       if (isSchemaValue(target) && !(typeof target === "object" && reached.has(target))) {
         if (typeof target === "object") reached.add(target);
         const depth = rootDepth + pointer.split("/").length - 1;
-        below.push({ node: target, path: base + pointer, slot: { kind: "reference", ref: ref as string }, depth, owner: item.node, inCondition: item.inCondition });
+        below.push({
+          node: target,
+          path: base + pointer,
+          slot: { kind: "reference", ref: ref as string },
+          depth,
+          owner: item.node,
+          inCondition: item.inCondition,
+        });
       }
     }
     for (let index = below.length - 1; index >= 0; index--) stack.push({ kind: "visit", visit: below[index] as SchemaVisit });

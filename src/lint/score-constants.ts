@@ -8,10 +8,10 @@ export const STATIC_WASTE: Readonly<Record<string, number>> = {
   "S1:missing": 2_000, // the agent guesses, retries or picks the wrong tool
   "S1:empty": 2_000,
   "S1:not_string": 2_000,
-  "S7": 2_000, // an unbounded list, when no probe measured it
+  S7: 2_000, // an unbounded list, when no probe measured it
   "S1:short": 500,
-  "S4": 500, // a wrong pick between two overlapping tools
-  "S2": 300, // a wrong or retried argument
+  S4: 500, // a wrong pick between two overlapping tools
+  S2: 300, // a wrong or retried argument
   "S3:untyped": 300,
   "S3:undescribed": 100,
   // Probe findings that are priced rather than measured (seed 003). P1 and P2 are measured instead.
@@ -22,7 +22,7 @@ export const STATIC_WASTE: Readonly<Record<string, number>> = {
   "P4:no_guidance": 700,
   "P4:as_success": 500, // the agent takes an error for data
   "P4:accepted": 500,
-  "P5": 300, // no way to ask for a shorter answer
+  P5: 300, // no way to ask for a shorter answer
 };
 
 /** Tokens a single response may take before the rest counts as measured waste (P1 in the score). */

@@ -100,9 +100,10 @@ export function staticCosts(tools: readonly { name: string; index: number; token
       tool: tool.name,
       toolIndex: tool.index,
       definitionTokens: tool.tokens,
-      waste: definitionOverhead(tool.tokens) > 0
-        ? [{ cause: "definition", reason: null, path: null, tokens: definitionOverhead(tool.tokens), basis: "definition" }]
-        : [],
+      waste:
+        definitionOverhead(tool.tokens) > 0
+          ? [{ cause: "definition", reason: null, path: null, tokens: definitionOverhead(tool.tokens), basis: "definition" }]
+          : [],
     }),
   );
   for (const finding of findings) {

@@ -108,7 +108,7 @@ export const RULES = {
     family: "definition",
     strictOnly: false,
     docs: docs("meta-ui-type"),
-    fix: "Make _meta.ui an object such as {\"resourceUri\": \"ui://...\"}, or remove it.",
+    fix: 'Make _meta.ui an object such as {"resourceUri": "ui://..."}, or remove it.',
   },
   "meta-ui-resource-uri-required": {
     severities: ["error"],
@@ -132,7 +132,7 @@ export const RULES = {
     family: "portability",
     strictOnly: false,
     docs: docs("schema-format-portability"),
-    fix: "Drop the format and say it in the description (\"an absolute URL\"), or widen --format-allowlist for your targets.",
+    fix: 'Drop the format and say it in the description ("an absolute URL"), or widen --format-allowlist for your targets.',
   },
   "schema-anyof-needs-type": {
     severities: ["warning"],
@@ -172,7 +172,7 @@ export const RULES = {
     family: "portability",
     strictOnly: true,
     docs: docs("schema-dialect-tag"),
-    fix: "Add \"$schema\": \"https://json-schema.org/draft/2020-12/schema\" at the root of the input schema.",
+    fix: 'Add "$schema": "https://json-schema.org/draft/2020-12/schema" at the root of the input schema.',
   },
   "client-unknown-dialect": {
     severities: ["info"],
@@ -188,7 +188,7 @@ export const RULES = {
     family: "client",
     strictOnly: false,
     docs: docs("client-sdk1-rejects"),
-    fix: "Send object schemas with \"type\": \"object\" at both roots and an object schema for every property.",
+    fix: 'Send object schemas with "type": "object" at both roots and an object schema for every property.',
   },
   P1: {
     severities: ["warning", "error"],
@@ -212,7 +212,7 @@ export const RULES = {
     family: "probe",
     strictOnly: false,
     docs: docs("P3"),
-    fix: "End a cut-off answer with what is left and how to ask for it (\"showing 1-1000 of 20000 lines; pass offset=1000\").",
+    fix: 'End a cut-off answer with what is left and how to ask for it ("showing 1-1000 of 20000 lines; pass offset=1000").',
   },
   P4: {
     severities: ["warning", "info"],

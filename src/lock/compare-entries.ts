@@ -7,7 +7,10 @@ import { CHANGE_KINDS } from "./kinds.js";
 import { type EntrySection, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
 
 /** What each section calls its items, its change kinds, and which fields are text the model reads. */
-const SECTIONS: Record<EntrySection, { subject: Change["subject"] & string; key: string; added: ChangeKind; changed: ChangeKind; removed: ChangeKind; text: readonly string[] }> = {
+const SECTIONS: Record<
+  EntrySection,
+  { subject: Change["subject"] & string; key: string; added: ChangeKind; changed: ChangeKind; removed: ChangeKind; text: readonly string[] }
+> = {
   prompts: {
     subject: "prompt",
     key: "name",
@@ -101,8 +104,7 @@ function compareArguments(prompt: string, before: unknown, after: unknown): Chan
   const old = byName(before);
   const now = byName(after);
   const changes: Change[] = [];
-  const changed = (args: Change["args"], severity: Severity, path: string) =>
-    changes.push(make("prompt_changed", "prompt", prompt, args, severity, path));
+  const changed = (args: Change["args"], severity: Severity, path: string) => changes.push(make("prompt_changed", "prompt", prompt, args, severity, path));
   if (old.size === 0 && now.size === 0) {
     changed({ reason: "arguments", before, after, fields: ["arguments"] }, "warning", "/arguments");
     return changes;
@@ -119,7 +121,11 @@ function compareArguments(prompt: string, before: unknown, after: unknown): Chan
       const b = ownField(definition, field);
       if (jsonEqual(a, b)) continue;
       const text = ARGUMENT_TEXT.includes(field);
-      changed({ reason: text ? "argument_text" : "argument_changed", before: a, after: b, fields: [argument, field] }, text ? "error" : "warning", `${path}/${field}`);
+      changed(
+        { reason: text ? "argument_text" : "argument_changed", before: a, after: b, fields: [argument, field] },
+        text ? "error" : "warning",
+        `${path}/${field}`,
+      );
     }
   }
   for (const [argument, definition] of old) {

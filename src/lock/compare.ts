@@ -115,10 +115,7 @@ const MAX_RENAME_PAIRS = 10_000;
  * Tools whose definitions match except for the name are a rename; otherwise a removed and an added
  * tool with near-identical descriptions are "possibly renamed". Reported on the added tool.
  */
-function findRenames(
-  removed: ReadonlyArray<readonly [string, JsonObject]>,
-  added: ReadonlyArray<readonly [string, JsonObject]>,
-): Map<string, Rename> {
+function findRenames(removed: ReadonlyArray<readonly [string, JsonObject]>, added: ReadonlyArray<readonly [string, JsonObject]>): Map<string, Rename> {
   const renames = new Map<string, Rename>();
   if (removed.length === 0 || added.length === 0) return renames;
   const byBody = new Map<string, string[]>();
@@ -291,9 +288,7 @@ function structuralChanges(
   const warnings = paths(findings.filter((f) => f.info !== true));
   if (warnings.length > 0) out.push(change("schema_changed", tool, { paths: warnings, before, after }, undefined, root));
   for (const reason of ["dialect_uri_changed", "unreferenced_definition"] as const) {
-    const info = paths(
-      findings.filter((f) => f.info === true && (reason === "unreferenced_definition") === (f.unreferenced === true)),
-    );
+    const info = paths(findings.filter((f) => f.info === true && (reason === "unreferenced_definition") === (f.unreferenced === true)));
     if (info.length > 0) out.push(change("schema_changed", tool, { reason, paths: info, before, after }, "info", root));
   }
   return out;
@@ -305,7 +300,8 @@ function compareOutputSchema(tool: string, before: unknown, after: unknown): Cha
   const other: SchemaFinding[] = [];
   for (const finding of findings) {
     if (finding.kind === "text") {
-      if (finding.reason !== "name_added") changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, `/outputSchema${finding.path}`));
+      if (finding.reason !== "name_added")
+        changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, `/outputSchema${finding.path}`));
     } else {
       other.push(finding);
     }
@@ -380,7 +376,13 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
     if (oldTruthy === newTruthy) continue;
     const severity: Severity = newTruthy === safer ? "error" : "warning";
     changes.push(
-      change("annotations_changed", tool, { reason: hint, before: oldValue, after: newValue, detail: { safer: severity === "error" ? 1 : 0 } }, severity, `/annotations/${hint}`),
+      change(
+        "annotations_changed",
+        tool,
+        { reason: hint, before: oldValue, after: newValue, detail: { safer: severity === "error" ? 1 : 0 } },
+        severity,
+        `/annotations/${hint}`,
+      ),
     );
   }
   const rest = [...new Set([...Object.keys(oldAnnotations), ...Object.keys(newAnnotations)])]
@@ -404,9 +406,7 @@ function compareInstructions(lock: Lockfile, snapshot: ServerSnapshot): Change[]
   const before = locked.known ? locked.text : null;
   if (before === live.text || (!locked.known && live.text === null)) return [];
   if (live.text === null) return [change("instructions_changed", null, { reason: "removed", before }, "info")];
-  return [
-    change("instructions_changed", null, { reason: locked.known && before !== null ? "changed" : "not_in_lock", before, after: live.text }, "error"),
-  ];
+  return [change("instructions_changed", null, { reason: locked.known && before !== null ? "changed" : "not_in_lock", before, after: live.text }, "error")];
 }
 
 function compareServer(lock: Lockfile, snapshot: ServerSnapshot): Change[] {

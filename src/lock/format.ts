@@ -92,7 +92,11 @@ function entriesFor(definitions: readonly JsonObject[], key: string, previous: M
  * none) is kept from the previous lock. Callers must have rejected duplicate tool names first.
  * `version` 1 pins tools and instructions; 2 also pins prompts, resources and templates.
  */
-export function buildLockfile(snapshot: ServerSnapshot, previous: Lockfile | null, version: Lockfile["version"] = previous?.version ?? LOCKFILE_VERSION): Lockfile {
+export function buildLockfile(
+  snapshot: ServerSnapshot,
+  previous: Lockfile | null,
+  version: Lockfile["version"] = previous?.version ?? LOCKFILE_VERSION,
+): Lockfile {
   const old = previous?.server;
   const servers = version === LOCKFILE_VERSION_SERVERS;
   const section = (name: EntrySection): Map<string, LockedEntry> | null => {
@@ -250,14 +254,7 @@ export function parseLockDocument(parsed: unknown, source: string, options: Pars
 }
 
 /** One server's part: the whole file in v1, one `servers` entry in v2. `at` prefixes messages. */
-function parseServerEntry(
-  parsed: JsonObject,
-  version: Lockfile["version"],
-  at: string,
-  source: string,
-  options: ParseLockOptions,
-  fail: Fail,
-): Lockfile {
+function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: string, source: string, options: ParseLockOptions, fail: Fail): Lockfile {
   const server = ownField(parsed, "server");
   if (!isJsonObject(server)) return fail(`${at}"server" must be an object`);
   checkKeys(server, SERVER_KEYS, SERVER_KEYS, `${at}"server"`, fail);
@@ -321,14 +318,7 @@ function parseReadAs(value: unknown, at: string, fail: Fail): Lockfile["readAs"]
   return { name, version };
 }
 
-function parseEntries(
-  value: unknown,
-  section: string,
-  keyField: string,
-  fail: Fail,
-  source: string,
-  options: ParseLockOptions,
-): Map<string, LockedEntry> {
+function parseEntries(value: unknown, section: string, keyField: string, fail: Fail, source: string, options: ParseLockOptions): Map<string, LockedEntry> {
   if (!isJsonObject(value)) return fail(`"${section}" must be an object keyed by ${keyField}`);
   const entries = new Map<string, LockedEntry>();
   for (const name of Object.keys(value)) {

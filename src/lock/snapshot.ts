@@ -45,7 +45,6 @@ export const ENTRY_SECTIONS = [
 /** One of the sections in ENTRY_SECTIONS. */
 export type EntrySection = (typeof ENTRY_SECTIONS)[number]["section"];
 
-
 /**
  * Check a tools array as sent by a server or file: every entry an object with a string name and
  * bounded depth. Anything else cannot be locked, so it is an error rather than a silent skip.
@@ -63,16 +62,12 @@ export function validateToolList(tools: unknown, source: string, options: { numb
       throw new ToolListError(`${source}: tool #${index + 1} has no string "name"`);
     }
     if (maxDepth(tool, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
-      throw new ToolListError(
-        `${source}: tool ${JSON.stringify(name)} is nested deeper than ${MAX_DEFINITION_DEPTH} levels; refusing to analyse it`,
-      );
+      throw new ToolListError(`${source}: tool ${JSON.stringify(name)} is nested deeper than ${MAX_DEFINITION_DEPTH} levels; refusing to analyse it`);
     }
     // A parsed file was checked for out-of-range numbers already; a live answer was not.
     const huge = options.numbersChecked === true ? null : nonFinitePath(tool);
     if (huge !== null) {
-      throw new ToolListError(
-        `${source}: tool ${JSON.stringify(name)} has a number out of range at ${huge} (larger than about 1.8e308); it cannot be locked`,
-      );
+      throw new ToolListError(`${source}: tool ${JSON.stringify(name)} has a number out of range at ${huge} (larger than about 1.8e308); it cannot be locked`);
     }
   });
   return tools as JsonObject[];
@@ -90,7 +85,10 @@ export function validateEntries(items: unknown, key: string, what: string, sourc
     if (!isJsonObject(item)) throw new ToolListError(`${source}: ${what} #${index + 1} is not a JSON object`);
     const name = ownField(item, key);
     if (typeof name !== "string") throw new ToolListError(`${source}: ${what} #${index + 1} has no string "${key}"`);
-    if (seen.has(name)) throw new ToolListError(`${source}: more than one ${what} has the ${key} ${JSON.stringify(name)}; a client may pick either, so there is nothing safe to lock`);
+    if (seen.has(name))
+      throw new ToolListError(
+        `${source}: more than one ${what} has the ${key} ${JSON.stringify(name)}; a client may pick either, so there is nothing safe to lock`,
+      );
     seen.add(name);
     if (maxDepth(item, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
       throw new ToolListError(`${source}: ${what} ${JSON.stringify(name)} is nested deeper than ${MAX_DEFINITION_DEPTH} levels`);
@@ -112,7 +110,7 @@ function nonFinitePath(root: unknown): string | null {
     const [value, path] = stack.pop() as [unknown, string];
     if (typeof value === "number" && !Number.isFinite(value)) return path === "" ? "/" : path;
     if (Array.isArray(value)) {
-      value.forEach((item, index) => stack.push([item, `${path}/${index}`]));
+      for (const [index, item] of value.entries()) stack.push([item, `${path}/${index}`]);
     } else if (isJsonObject(value)) {
       for (const key of Object.keys(value)) stack.push([value[key], `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
     }
@@ -159,15 +157,11 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
       body = parsed;
     }
     if (!Object.hasOwn(body, "tools")) {
-      throw new ToolListError(
-        `${source}: no "tools" array; expected {"tools": [...]}, a JSON-RPC tools/list response or an array of tools`,
-      );
+      throw new ToolListError(`${source}: no "tools" array; expected {"tools": [...]}, a JSON-RPC tools/list response or an array of tools`);
     }
     tools = body.tools;
   } else {
-    throw new ToolListError(
-      `${source}: expected {"tools": [...]}, a JSON-RPC tools/list response or an array of tools`,
-    );
+    throw new ToolListError(`${source}: expected {"tools": [...]}, a JSON-RPC tools/list response or an array of tools`);
   }
   const instructions = body === null ? undefined : ownField(body, "instructions");
   if (instructions !== undefined && instructions !== null && typeof instructions !== "string") {

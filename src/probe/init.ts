@@ -31,7 +31,10 @@ export function fixturesText(probes: readonly JsonObject[]): string {
 /** Compact JSON with a space after each colon and comma, ASCII only. */
 function inline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).map((key) => `${ascii(JSON.stringify(key))}: ${inline(value[key])}`).join(", ")}}`;
+  if (isJsonObject(value))
+    return `{${Object.keys(value)
+      .map((key) => `${ascii(JSON.stringify(key))}: ${inline(value[key])}`)
+      .join(", ")}}`;
   return ascii(JSON.stringify(value) ?? "null");
 }
 

@@ -25,7 +25,18 @@ export function measureResult(result: unknown, redactor: Redactor): ProbeRespons
   if (maxDepth(result, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
     // Too deep to walk safely: only the size is known.
     const chars = compactJsonLength(result);
-    return { text: "", chars, tokens: estimateTokens(chars), textTokens: 0, contentTypes: [], isError, structured: undefined, errorCode: null, tooDeep: true, contentEmpty: false };
+    return {
+      text: "",
+      chars,
+      tokens: estimateTokens(chars),
+      textTokens: 0,
+      contentTypes: [],
+      isError,
+      structured: undefined,
+      errorCode: null,
+      tooDeep: true,
+      contentEmpty: false,
+    };
   }
   const content = ownField(object, "content");
   const blocks = Array.isArray(content) ? content : [];
@@ -72,7 +83,18 @@ export function measureProtocolError(code: number, message: string, redactor: Re
   // The SDK prefixes "MCP error <code>: " to the server's message; the model is shown the server's words.
   const text = message.replace(/^MCP error -?\d+: /, "");
   const tokens = estimateTokens(text.length);
-  return { text: redactor.text(text), chars: text.length, tokens, textTokens: tokens, contentTypes: [], isError: true, structured: undefined, errorCode: code, tooDeep: false, contentEmpty: false };
+  return {
+    text: redactor.text(text),
+    chars: text.length,
+    tokens,
+    textTokens: tokens,
+    contentTypes: [],
+    isError: true,
+    structured: undefined,
+    errorCode: code,
+    tooDeep: false,
+    contentEmpty: false,
+  };
 }
 
 /** The text of a text block or an embedded text resource; null for anything else. */

@@ -120,7 +120,13 @@ export async function runProbes(plan: readonly PlannedProbe[], link: ProbeLink, 
         break;
       }
       case "error":
-        records.push({ probe, status: "protocol_error", latencyMs, response: measureProtocolError(outcome.code, outcome.message, options.redactor), note: null });
+        records.push({
+          probe,
+          status: "protocol_error",
+          latencyMs,
+          response: measureProtocolError(outcome.code, outcome.message, options.redactor),
+          note: null,
+        });
         break;
       case "timeout": {
         records.push({ probe, status: "timeout", latencyMs, response: null, note: { code: "timed_out", seconds: options.timeoutMs / 1000 } });

@@ -88,13 +88,40 @@ export function squash(name: string): string {
 }
 
 // Names of parameters that bound or page a result. A probe that sets one asked for the size it got.
-const PAGING_NAMES = new Set(
-  [
-    "limit", "offset", "cursor", "page", "pagesize", "perpage", "pagetoken", "pagenumber", "pagecursor", "startcursor",
-    "nextcursor", "after", "before", "head", "tail", "skip", "take", "top", "first", "last", "start", "end", "startline",
-    "endline", "startindex", "endindex", "fromline", "toline", "lines", "length", "count", "depth",
-  ],
-);
+const PAGING_NAMES = new Set([
+  "limit",
+  "offset",
+  "cursor",
+  "page",
+  "pagesize",
+  "perpage",
+  "pagetoken",
+  "pagenumber",
+  "pagecursor",
+  "startcursor",
+  "nextcursor",
+  "after",
+  "before",
+  "head",
+  "tail",
+  "skip",
+  "take",
+  "top",
+  "first",
+  "last",
+  "start",
+  "end",
+  "startline",
+  "endline",
+  "startindex",
+  "endindex",
+  "fromline",
+  "toline",
+  "lines",
+  "length",
+  "count",
+  "depth",
+]);
 
 /** True for a parameter that limits or pages what a call returns (`limit`, `cursor`, `max_length`, `head`, ...). */
 export function isPagingParameter(name: string): boolean {
@@ -108,7 +135,24 @@ export function hasPagingParameters(tool: JsonObject): boolean {
 }
 
 // Parameters that ask for a shorter or narrower answer without paging through it.
-const CONCISE_NAMES = new Set(["responseformat", "verbosity", "verbose", "detail", "details", "detaillevel", "fields", "select", "concise", "summary", "summarize", "brief", "compact", "view", "projection", "columns"]);
+const CONCISE_NAMES = new Set([
+  "responseformat",
+  "verbosity",
+  "verbose",
+  "detail",
+  "details",
+  "detaillevel",
+  "fields",
+  "select",
+  "concise",
+  "summary",
+  "summarize",
+  "brief",
+  "compact",
+  "view",
+  "projection",
+  "columns",
+]);
 const CONCISE_VALUES = /^(concise|detailed|summary|brief|compact|minimal|full|verbose|short|long|simple|standard|basic)$/i;
 
 /** True when the tool has a way to ask for less: a `response_format`/`verbosity`/`fields`-style parameter or a concise/detailed enum. */

@@ -127,7 +127,9 @@ function decideInstructions(lock: Lockfile, snapshot: ServerSnapshot, changes: r
     scanInstructionsHiddenText(text)
       .filter((finding) => finding.severity === "error")
       .map((finding) => `S8 ${String(finding.args.kind)}`);
-  const kinds = changes.filter((change) => change.tool === null && change.kind === "instructions_changed" && change.severity === "error").map((change) => change.kind);
+  const kinds = changes
+    .filter((change) => change.tool === null && change.kind === "instructions_changed" && change.severity === "error")
+    .map((change) => change.kind);
   const hidden = hiddenIn(live);
   if (kinds.length === 0 && hidden.length === 0) return { text: live, served: "as_sent", kinds: [] };
   const why = [...new Set([...kinds, ...hidden])];

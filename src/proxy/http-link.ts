@@ -47,11 +47,17 @@ export class HttpLink implements Transport {
       await this.current.send(message, options);
     } catch (error) {
       const fallback =
-        !this.switched && isJSONRPCRequest(message) && message.method === "initialize" && error instanceof StreamableHTTPError && (error.code === 404 || error.code === 405);
+        !this.switched &&
+        isJSONRPCRequest(message) &&
+        message.method === "initialize" &&
+        error instanceof StreamableHTTPError &&
+        (error.code === 404 || error.code === 405);
       if (!fallback) throw error;
       this.switched = true;
       const old = this.current;
-      this.current = this.wire(new SSEClientTransport(this.target.url, { requestInit: this.requestInit, fetch: this.fetchImpl, eventSourceInit: { fetch: this.fetchImpl } }));
+      this.current = this.wire(
+        new SSEClientTransport(this.target.url, { requestInit: this.requestInit, fetch: this.fetchImpl, eventSourceInit: { fetch: this.fetchImpl } }),
+      );
       this.kind = "sse";
       await old.close().catch(() => undefined);
       await this.current.start();

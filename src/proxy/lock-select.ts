@@ -13,7 +13,8 @@ import { LOCKFILE_VERSION, type LockDocument, type Lockfile } from "../lock/form
 export function selectLock(document: LockDocument, name: string | null, commandSha256: string, source: string): Lockfile {
   let lock: Lockfile;
   if (document.version === LOCKFILE_VERSION) {
-    if (name !== null) throw new LockFormatError(`${source} holds one server (a version 1 lock); --server ${JSON.stringify(name)} applies to a lock with several`);
+    if (name !== null)
+      throw new LockFormatError(`${source} holds one server (a version 1 lock); --server ${JSON.stringify(name)} applies to a lock with several`);
     lock = document.lock;
   } else if (name !== null) {
     const found = document.servers.get(name);

@@ -33,7 +33,6 @@ export interface GuardSetup {
   read: (client: Client) => Promise<ServerSnapshot>;
 }
 
-
 /** How a proxy session is wired. */
 export interface ProxyOptions {
   /** Toward the MCP client (the proxy is its server). */
@@ -149,7 +148,6 @@ export class ProxySession {
   private serverError(error: Error): void {
     this.lastServerError ??= error;
   }
-
 
   private end(end: ProxyEnd): void {
     if (this.over) return;

@@ -46,7 +46,9 @@ function problemText(problem: ArgumentProblem): string {
     case "enum":
       return `argument${at} must be one of ${capDisplay(neutralize(problem.expected ?? "the listed values"), 120)}`;
     case "pattern":
-      return problem.expected === null ? `argument${at} does not match its pattern` : `argument${at}: ${neutralize(problem.text)} (${quote(problem.expected, 60)})`;
+      return problem.expected === null
+        ? `argument${at} does not match its pattern`
+        : `argument${at}: ${neutralize(problem.text)} (${quote(problem.expected, 60)})`;
     default:
       return `argument${at} ${capDisplay(neutralize(problem.text), 120)}`;
   }

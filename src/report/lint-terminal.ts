@@ -177,7 +177,9 @@ function scoreLines(report: LintReport, failUnder: number | null, style: Termina
       }
     }
     const entries = [...merged].sort((x, y) => y[1].tokens - x[1].tokens);
-    const sources = entries.slice(0, WASTE_ITEMS_SHOWN).map(([label, entry]) => `${label}${entry.count > 1 ? ` x${entry.count}` : ""}: ~${thousands(entry.tokens)}`);
+    const sources = entries
+      .slice(0, WASTE_ITEMS_SHOWN)
+      .map(([label, entry]) => `${label}${entry.count > 1 ? ` x${entry.count}` : ""}: ~${thousands(entry.tokens)}`);
     if (entries.length > WASTE_ITEMS_SHOWN) sources.push(`${thousands(entries.length - WASTE_ITEMS_SHOWN)} more`);
     const name = names[index] as string;
     const grade = paint(style, tool.grade === "A" || tool.grade === "B" ? "green" : tool.grade === "C" ? "yellow" : "red", tool.grade);
@@ -196,7 +198,11 @@ function itemLines(item: LintReportItem, style: TerminalStyle): string[] {
 }
 
 /** Render the report. Server text is neutralized; colour and wrapping follow `style`. */
-export function renderLintTerminal(report: LintReport, style: TerminalStyle = PLAIN_STYLE, options: LintTerminalOptions = { minSeverity: "info", failUnder: null }): string {
+export function renderLintTerminal(
+  report: LintReport,
+  style: TerminalStyle = PLAIN_STYLE,
+  options: LintTerminalOptions = { minSeverity: "info", failUnder: null },
+): string {
   const lines = [...headerLines(report), ""];
   // The probe table comes first: the findings under each tool refer to its rows.
   if (report.probes !== null) lines.push(...probeTableLines(report.probes), "");
@@ -237,7 +243,8 @@ export function renderLintTerminal(report: LintReport, style: TerminalStyle = PL
       if (count <= ITEMS_PER_RULE_SHOWN) lines.push(...itemLines(item, style));
     }
     for (const [rule, count] of perRule) {
-      if (count > ITEMS_PER_RULE_SHOWN) lines.push(`  ... ${plural(count - ITEMS_PER_RULE_SHOWN, `more ${rule} finding`)} on this tool (every one is in --json)`);
+      if (count > ITEMS_PER_RULE_SHOWN)
+        lines.push(`  ... ${plural(count - ITEMS_PER_RULE_SHOWN, `more ${rule} finding`)} on this tool (every one is in --json)`);
     }
     lines.push("");
   }

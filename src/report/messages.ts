@@ -59,9 +59,7 @@ function schemaFacts(detail: Record<string, string | number> | undefined): strin
 
 function schemaReason(change: Change): string {
   const reason = change.args.reason;
-  const info = reason !== undefined && Object.hasOwn(SCHEMA_REASONS, reason)
-    ? SCHEMA_REASONS[reason as keyof typeof SCHEMA_REASONS]
-    : undefined;
+  const info = reason !== undefined && Object.hasOwn(SCHEMA_REASONS, reason) ? SCHEMA_REASONS[reason as keyof typeof SCHEMA_REASONS] : undefined;
   return `${info?.summary ?? reason ?? "changed"}${schemaFacts(change.args.detail)}`;
 }
 
@@ -119,7 +117,9 @@ export function changeMessage(change: Change): string {
     case "schema_widened":
       return `input schema accepts or asks for more at ${at(change.path)}: ${schemaReason(change)}`;
     case "schema_changed": {
-      const where = uniquePaths(args.paths ?? [change.path ?? ""]).map(at).join(", ");
+      const where = uniquePaths(args.paths ?? [change.path ?? ""])
+        .map(at)
+        .join(", ");
       if (args.reason === "dialect_uri_changed") return `$schema URI changed at ${where}, but no keyword changes meaning`;
       if (args.reason === "unreferenced_definition") return `definitions nothing references changed at ${where}; they do not affect what the tool accepts`;
       return `input schema changed structurally at ${where}; review the diff`;
@@ -149,7 +149,7 @@ export function changeMessage(change: Change): string {
       if (args.reason === "not_in_lock") return `server instructions not in the lock: ${quote(args.after)}`;
       return `server instructions changed: ${describeTextEdit(args.before, args.after)}`;
     case "instructions_unchecked":
-      return "the lock holds server instructions but this run does not know them (a --from file without \"instructions\"), so they were not checked";
+      return 'the lock holds server instructions but this run does not know them (a --from file without "instructions"), so they were not checked';
     case "server_changed":
       if (args.reason === "command") return "the launch command changed (compared by hash; the command is never stored)";
       return `server ${args.reason ?? "version"} changed: ${quote(args.before)} -> ${quote(args.after)}`;

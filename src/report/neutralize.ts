@@ -75,10 +75,15 @@ function alwaysEscaped(code: number): boolean {
 
 /** Part of a word for the mixed-script test: ASCII letters and digits, and letters past Latin-1's symbols. */
 function wordChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0xc0 && !alwaysEscaped(code) && code !== 0xd7 && code !== 0xf7);
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0xc0 && !alwaysEscaped(code) && code !== 0xd7 && code !== 0xf7)
+  );
 }
 
-function escape(code: number): string {
+function escapeCodePoint(code: number): string {
   return `\\u{${code.toString(16).toUpperCase()}}`;
 }
 
@@ -117,7 +122,7 @@ function escapeUnsafe(text: string): string {
     const width = code > 0xffff ? 2 : 1;
     const unsafe = (code < 0x20 || code > 0x7e) && ((alwaysEscaped(code) && !keptInEmoji(text, index, width, code)) || lookalikes?.has(index) === true);
     if (unsafe) {
-      parts.push(text.slice(safeFrom, index), escape(code));
+      parts.push(text.slice(safeFrom, index), escapeCodePoint(code));
       safeFrom = index + width;
     }
     index += width;

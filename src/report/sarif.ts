@@ -202,7 +202,8 @@ export function lintSarif(report: LintReport, artifactUri: string | null): Sarif
   const results = report.items.map((item) => {
     const ruleId = item.kind === null ? item.rule : installRuleId(item.kind);
     const text = `${item.message} Fix: ${item.fix}`;
-    const identity = item.finding === null ? [item.kind, item.message] : [item.finding.args.reason ?? null, item.finding.args.kind ?? null, item.finding.args.name ?? null];
+    const identity =
+      item.finding === null ? [item.kind, item.message] : [item.finding.args.reason ?? null, item.finding.args.kind ?? null, item.finding.args.name ?? null];
     return result(rules, ruleId, item.severity, text, { uri: artifactUri, line: null, tool: item.tool, server, path: item.path }, identity);
   });
   const { score } = report.result;
@@ -232,17 +233,25 @@ export function lockSarif(input: {
   rules.add(lintRuleEntry("S8"));
   const results = input.changes.map((change) =>
     // A change of a v2 lock names its own server; the fingerprint includes it, so two servers' tools of one name never collide.
-    result(rules, change.kind, change.severity, input.changeMessage(change), { uri: input.lockUri, line: null, tool: change.tool, server: change.server ?? input.server, path: change.path ?? null }, [
-      change.args.reason ?? null,
-      ...(change.server === undefined ? [] : [change.server]),
-    ]),
+    result(
+      rules,
+      change.kind,
+      change.severity,
+      input.changeMessage(change),
+      { uri: input.lockUri, line: null, tool: change.tool, server: change.server ?? input.server, path: change.path ?? null },
+      [change.args.reason ?? null, ...(change.server === undefined ? [] : [change.server])],
+    ),
   );
   for (const finding of input.hidden) {
     results.push(
-      result(rules, "S8", finding.severity, `${message(finding)} Fix: ${fix(finding)}`, { uri: input.lockUri, line: null, tool: finding.tool, server: finding.server ?? input.server, path: finding.path }, [
-        finding.args.kind ?? null,
-        ...(finding.server === undefined ? [] : [finding.server]),
-      ]),
+      result(
+        rules,
+        "S8",
+        finding.severity,
+        `${message(finding)} Fix: ${fix(finding)}`,
+        { uri: input.lockUri, line: null, tool: finding.tool, server: finding.server ?? input.server, path: finding.path },
+        [finding.args.kind ?? null, ...(finding.server === undefined ? [] : [finding.server])],
+      ),
     );
   }
   return log(input.version, rules, results, null);
@@ -268,7 +277,16 @@ export function installSarif(version: string, servers: readonly InstallSarifServ
     for (const finding of server.findings) {
       const text = `${installMessage(finding)} Fix: ${installFix(finding.kind)}`;
       // The config entry is the logical place; its name is the user's, shown inert like server text.
-      results.push(result(rules, installRuleId(finding.kind), finding.severity, text, { uri: server.uri, line: server.line, tool: server.name, server: null, path: null }, [finding.package]));
+      results.push(
+        result(
+          rules,
+          installRuleId(finding.kind),
+          finding.severity,
+          text,
+          { uri: server.uri, line: server.line, tool: server.name, server: null, path: null },
+          [finding.package],
+        ),
+      );
     }
   }
   return log(version, rules, results, null);

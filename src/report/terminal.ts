@@ -260,4 +260,3 @@ function schemaDiffs(input: ReportInput, tool: string, changes: readonly Change[
 function pad(text: string, width: number): string {
   return text.length >= width ? `${text} ` : text + " ".repeat(width - text.length);
 }
-

@@ -166,11 +166,7 @@ const ELISION = "...";
  * removed and inserted character shown, made inert by `show` (the neutralizer), line breaks kept
  * as lines.
  */
-export function diffDisplayLines(
-  segments: readonly TextSegment[],
-  show: (text: string) => string,
-  style: DiffStyle = PLAIN_DIFF_STYLE,
-): string[] {
+export function diffDisplayLines(segments: readonly TextSegment[], show: (text: string) => string, style: DiffStyle = PLAIN_DIFF_STYLE): string[] {
   let out = "";
   const visibleText = (text: string) => text.split("\n").map(show).join("\n");
   const mark = (text: string, paint: (text: string) => string) =>

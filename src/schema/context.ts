@@ -1,13 +1,6 @@
 /** What a rule sees when it judges one schema object, and the helpers rules share for sub-schema slots. */
 
-import {
-  acceptsNoMore,
-  type FindingArgs,
-  type FindingFlags,
-  finding,
-  hasWidening,
-  type SchemaFinding,
-} from "./finding.js";
+import { acceptsNoMore, type FindingArgs, type FindingFlags, finding, hasWidening, type SchemaFinding } from "./finding.js";
 import { childPath, deepEqual, isEmptySchema, isSchema, type JsonObject, own } from "./json.js";
 import { type KeywordRole, keywordInfo } from "./keywords.js";
 import type { SchemaReason } from "./reasons.js";
@@ -90,13 +83,7 @@ export interface Rule {
 }
 
 /** Pushes one finding onto the node. */
-export function emit(
-  node: SchemaNode,
-  reason: SchemaReason,
-  path: string,
-  args?: FindingArgs,
-  flags?: FindingFlags,
-): void {
+export function emit(node: SchemaNode, reason: SchemaReason, path: string, args?: FindingArgs, flags?: FindingFlags): void {
   node.out.push(finding(reason, path, args, flags));
 }
 
@@ -128,7 +115,6 @@ export function textAdded(node: SchemaNode, path: string, schema: unknown): void
   if (containsText(schema)) emit(node, "text_added", path);
 }
 
-
 /**
  * Judges a keyword value that is not of its valid form on one side. A valid value turning invalid widens
  * (lenient validators drop the constraint); any other difference is structural. Returns true when handled.
@@ -149,14 +135,7 @@ export function malformed(node: SchemaNode, key: string, valid: (value: unknown)
  * Compares one monotone sub-schema slot (a stricter value means a stricter parent). Absent counts as `true`.
  * `lifted` names the reason when a `false` slot opens up (additionalProperties and friends).
  */
-export function compareSlot(
-  node: SchemaNode,
-  before: unknown,
-  after: unknown,
-  path: string,
-  keyword: string,
-  lifted?: SchemaReason,
-): void {
+export function compareSlot(node: SchemaNode, before: unknown, after: unknown, path: string, keyword: string, lifted?: SchemaReason): void {
   if (before === undefined && after === undefined) return;
   const evaluates = node.engine.annotationsMatter && keywordInfo(keyword).evaluates !== undefined;
   const isEmpty = (value: unknown): boolean => isEmptySchema(value) && !evaluates;

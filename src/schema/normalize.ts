@@ -105,11 +105,7 @@ function originOf(work: Work, key: string): string {
  * The canonical form of one schema object (the same object when no rewrite applies). `origins` seeds where
  * the node's keywords already came from.
  */
-export function normalizeNode(
-  schema: JsonObject,
-  context: NormalizeContext,
-  origins?: ReadonlyMap<string, string>,
-): Normalized {
+export function normalizeNode(schema: JsonObject, context: NormalizeContext, origins?: ReadonlyMap<string, string>): Normalized {
   // Members are normalized again by every parent pass; remembering results keeps nested allOf/anyOf linear.
   if (origins === undefined) {
     const known = context.memo.get(schema);
@@ -554,8 +550,7 @@ const MAX_EMPTY_DEPTH = 4;
 export function rejectsEverything(node: JsonObject, context: NormalizeContext, depth = 0): boolean {
   // A member that rejects everything is `false` (looked for a few levels down).
   const empty = (member: unknown): boolean =>
-    member === false ||
-    (depth < MAX_EMPTY_DEPTH && isObject(member) && rejectsEverything(contentOf(context, member).schema, context, depth + 1));
+    member === false || (depth < MAX_EMPTY_DEPTH && isObject(member) && rejectsEverything(contentOf(context, member).schema, context, depth + 1));
   let types = typesOf(own(node, "type"));
   let values = allowedValues(node);
   const allOf = own(node, "allOf");

@@ -137,8 +137,7 @@ export const SCHEMA_REASONS = {
   branch_removed: { kind: "structural", summary: "alternative removed" },
   restructured: {
     kind: "structural",
-    summary:
-      "schema restructured (alternatives split, merged or moved behind a reference); it accepts nothing it rejected before",
+    summary: "schema restructured (alternatives split, merged or moved behind a reference); it accepts nothing it rejected before",
   },
   definition_removed: { kind: "structural", summary: "definition removed", noEffect: true },
   definition_changed: {

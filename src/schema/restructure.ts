@@ -84,7 +84,10 @@ export function askedAsBefore(asked: AskedNames, finding: SchemaFinding): boolea
   const rest = finding.path.slice(asked.path.length);
   const tail = finding.reason === "property_added" ? `/properties/${escapePointer(name)}` : "/required";
   if (!rest.endsWith(tail)) return false;
-  const tokens = rest.slice(0, rest.length - tail.length).split("/").slice(1);
+  const tokens = rest
+    .slice(0, rest.length - tail.length)
+    .split("/")
+    .slice(1);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] ?? "";
     if (DESCENDING.has(token)) return false;
@@ -161,14 +164,7 @@ function isAlternatives(node: JsonObject, key: AlternativeKey): boolean {
  * nothing new (a oneOf accepts less than the anyOf of the same members). Alternatives that do accept more
  * are reported as new alternatives, named by what they accept, unless they are the old schema edited.
  */
-function splitAfter(
-  prover: Prover,
-  was: Normalized,
-  now: Normalized,
-  key: AlternativeKey,
-  path: string,
-  depth: number,
-): SchemaFinding[] | undefined {
+function splitAfter(prover: Prover, was: Normalized, now: Normalized, key: AlternativeKey, path: string, depth: number): SchemaFinding[] | undefined {
   const branches = alternatives(now, key, prover.context("after"), false);
   if (branches === undefined) return undefined;
   const trials = branches.map((b) => (b === null ? [] : prover.trial(was, b, path, depth)));
@@ -215,14 +211,7 @@ function splitAfter(
  * or, case by case over the values of one of its properties, each case is covered by some `T and Bj`. For
  * oneOf the covering alternative must also be the only one that can match.
  */
-function coverByBefore(
-  prover: Prover,
-  was: Normalized,
-  now: Normalized,
-  key: AlternativeKey,
-  path: string,
-  depth: number,
-): SchemaFinding[] | undefined {
+function coverByBefore(prover: Prover, was: Normalized, now: Normalized, key: AlternativeKey, path: string, depth: number): SchemaFinding[] | undefined {
   const branches = alternatives(was, key, prover.context("before"), true);
   if (branches === undefined) return undefined;
   const cover = (candidate: Normalized): number | undefined => {
@@ -361,13 +350,7 @@ function coveredByConjuncts(prover: Prover, was: Normalized, now: Normalized, pa
  * allOf inlined, a base schema behind a reference merged in). When the walk's only widenings are such
  * requests and every one was made by an old member, nothing new is asked: the walk's findings without them.
  */
-function askedByConjuncts(
-  prover: Prover,
-  was: Normalized,
-  now: Normalized,
-  path: string,
-  walked: readonly SchemaFinding[],
-): SchemaFinding[] | undefined {
+function askedByConjuncts(prover: Prover, was: Normalized, now: Normalized, path: string, walked: readonly SchemaFinding[]): SchemaFinding[] | undefined {
   // The old members, and their own allOf members, behind references too (a few levels down).
   const members: unknown[] = [];
   const collect = (list: unknown, level: number): void => {
@@ -389,9 +372,7 @@ function askedByConjuncts(
   const requiredAt = `${path}${now.origins.get("required") ?? "/required"}`;
   const propertiesAt = `${path}${now.origins.get("properties") ?? "/properties"}/`;
   // A property new on the node accepts nothing new only where the old node left every name free.
-  const namesFree = !["additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties"].some((k) =>
-    Object.hasOwn(was.node, k),
-  );
+  const namesFree = !["additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties"].some((k) => Object.hasOwn(was.node, k));
   const asked = (f: SchemaFinding): boolean => {
     const name = f.args?.name;
     if (typeof name !== "string") return false;
@@ -412,12 +393,7 @@ function askedByConjuncts(
  * nothing). When an alternative cannot join its siblings, `exact` gives up; otherwise the alternative is
  * taken alone, which accepts more than it does with its siblings (so proving it narrower is enough).
  */
-function alternatives(
-  side: Normalized,
-  key: AlternativeKey,
-  context: NormalizeContext,
-  exact: boolean,
-): Array<Normalized | null> | undefined {
+function alternatives(side: Normalized, key: AlternativeKey, context: NormalizeContext, exact: boolean): Array<Normalized | null> | undefined {
   const list = own(side.node, key);
   if (!Array.isArray(list)) return undefined;
   const prefix = side.origins.get(key) ?? `/${escapePointer(key)}`;
@@ -683,8 +659,7 @@ function hasText(schema: unknown): boolean {
  */
 function keptText(runs: ReadonlyArray<readonly SchemaFinding[]>): SchemaFinding[] {
   const text = runs.map((run) => run.filter((f) => f.kind === "text"));
-  const removedEverywhere = (f: SchemaFinding): boolean =>
-    text.every((run) => run.some((g) => g.reason === "text_removed" && g.path === f.path));
+  const removedEverywhere = (f: SchemaFinding): boolean => text.every((run) => run.some((g) => g.reason === "text_removed" && g.path === f.path));
   return unique(text.flat().filter((f) => f.reason !== "text_removed" || removedEverywhere(f)));
 }
 

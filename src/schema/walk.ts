@@ -16,15 +16,7 @@ import {
   plainContent,
   rejectsEverything,
 } from "./normalize.js";
-import {
-  type DocIndex,
-  isReachable,
-  locationOf,
-  type RefTarget,
-  reachablePointers,
-  referencesIn,
-  resolveRef,
-} from "./resolve.js";
+import { type DocIndex, isReachable, locationOf, type RefTarget, reachablePointers, referencesIn, resolveRef } from "./resolve.js";
 import { type AskedNames, askedAsBefore, focusOnAdmitted, type Prover, restructure } from "./restructure.js";
 import { RULE_BY_ROLE, RULES } from "./rules/index.js";
 import { containsText, hasConstrainingSiblings, isTrivial, MAX_SCHEMA_DEPTH, unionKeys } from "./shape.js";
@@ -194,13 +186,7 @@ export function createEngine(docs: Documents, options: EngineOptions = {}): Walk
     },
   };
 
-  function diffValues(
-    before: unknown,
-    after: unknown,
-    path: string,
-    depth: number,
-    bases: Bases | undefined,
-  ): SchemaFinding[] {
+  function diffValues(before: unknown, after: unknown, path: string, depth: number, bases: Bases | undefined): SchemaFinding[] {
     if (depth > MAX_SCHEMA_DEPTH) return deepEqual(before, after) ? [] : [finding("depth_limit", path)];
     const beforeOk = isSchema(before);
     const afterOk = isSchema(after);
@@ -326,9 +312,7 @@ export function createEngine(docs: Documents, options: EngineOptions = {}): Walk
     const refId = identity(side === "before" ? before : after);
     const refTarget: RefTarget = { value: copy, base: target.base, pointer: `${target.pointer}@${refId}` };
     const plainTarget: RefTarget = { value: plain, base: here[plainSide], pointer: `@${identity(plain)}` };
-    return side === "before"
-      ? engine.diffTargets(refTarget, plainTarget, path, depth)
-      : engine.diffTargets(plainTarget, refTarget, path, depth);
+    return side === "before" ? engine.diffTargets(refTarget, plainTarget, path, depth) : engine.diffTargets(plainTarget, refTarget, path, depth);
   }
 
   /**
@@ -447,12 +431,7 @@ export function createEngine(docs: Documents, options: EngineOptions = {}): Walk
    * True when no chain of references from the target leads back into itself (so copying it in, and then
    * whatever it references, ends) and every reference inside stays in the target's resource.
    */
-  function acyclic(
-    name: "before" | "after",
-    target: RefTarget,
-    visiting: Set<string>,
-    work: { left: number },
-  ): boolean {
+  function acyclic(name: "before" | "after", target: RefTarget, visiting: Set<string>, work: { left: number }): boolean {
     const memo = acyclicMemo[name];
     const known = memo.get(target.pointer);
     if (known !== undefined) return known;
@@ -485,21 +464,14 @@ export function createEngine(docs: Documents, options: EngineOptions = {}): Walk
       const value = target.value;
       if (!isObject(value)) return target;
       const next = own(value, "$ref");
-      const onlyRef =
-        typeof next === "string" && Object.keys(value).every((k) => k === "$ref" || isNonConstraining(k));
+      const onlyRef = typeof next === "string" && Object.keys(value).every((k) => k === "$ref" || isNonConstraining(k));
       if (!onlyRef) return target;
       target = engine.resolve(name, target.base, next);
     }
     return undefined;
   }
 
-  function compareObjects(
-    was: Normalized,
-    now: Normalized,
-    path: string,
-    depth: number,
-    bases: Bases,
-  ): SchemaFinding[] {
+  function compareObjects(was: Normalized, now: Normalized, path: string, depth: number, bases: Bases): SchemaFinding[] {
     const before = was.node;
     const after = now.node;
     const origins = { before: was.origins, after: now.origins };
@@ -589,12 +561,7 @@ function reroot(cached: CachedTargets, path: string): SchemaFinding[] {
   return cached.findings.map((f) => ({ ...f, path: path + f.path.slice(cached.path.length) }));
 }
 
-function withText(
-  findings: SchemaFinding[],
-  reason: "text_added",
-  path: string,
-  schema: unknown,
-): SchemaFinding[] {
+function withText(findings: SchemaFinding[], reason: "text_added", path: string, schema: unknown): SchemaFinding[] {
   if (containsText(schema)) findings.push(finding(reason, path));
   return findings;
 }

@@ -25,7 +25,11 @@ describe("the config and server inputs (issue 14 item 6)", () => {
   const passEnv = "NOTES_DIR NOTES_TOKEN";
   beforeAll(() => {
     project = configProject(tempDir());
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], { cwd: project.dir, encoding: "utf8", env: { ...process.env, ...project.env } });
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], {
+      cwd: project.dir,
+      encoding: "utf8",
+      env: { ...process.env, ...project.env },
+    });
     expect(made.status, made.stderr).toBe(0);
   });
 
@@ -48,7 +52,11 @@ describe("the config and server inputs (issue 14 item 6)", () => {
 
   it("fails on a rug pull in one server, naming it in every annotation and row, hidden text included", () => {
     const pulled = configProject(tempDir());
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], { cwd: pulled.dir, encoding: "utf8", env: { ...process.env, ...pulled.env } });
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], {
+      cwd: pulled.dir,
+      encoding: "utf8",
+      env: { ...process.env, ...pulled.env },
+    });
     expect(made.status, made.stderr).toBe(0);
     pulled.pull();
     const result = runAction({ config: ".mcp.json", "pass-env": passEnv }, pulled.env, pulled.dir);
@@ -107,7 +115,11 @@ describe("the config and server inputs (issue 14 item 6)", () => {
   it("reads the config relative to working-directory and annotates the lock relative to the workspace", () => {
     const workspace = tempDir();
     const sub = configProject(join(workspace, "agents"));
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], { cwd: sub.dir, encoding: "utf8", env: { ...process.env, ...sub.env } });
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], {
+      cwd: sub.dir,
+      encoding: "utf8",
+      env: { ...process.env, ...sub.env },
+    });
     expect(made.status, made.stderr).toBe(0);
     sub.pull();
     const result = runAction({ config: ".mcp.json", "pass-env": passEnv, "working-directory": "agents" }, sub.env, workspace);

@@ -13,7 +13,12 @@ import { runnerView } from "./action-harness.js";
 const markdown = new MarkdownIt({ html: true, linkify: true });
 
 const decode = (html: string) =>
-  html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  html
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 
 /** The cells of each body row of the only table in `html`. */
 function cells(html: string): string[][] {
@@ -103,7 +108,10 @@ describe("workflow commands", () => {
   it("read back by the runner's rules as one command with the same title, file and message", () => {
     // As in run.mjs, server text is neutralized first; the runner trims the property list, so a
     // property keeps no outer spaces either way.
-    const text = fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).map((raw) => neutralize(raw).trim()).filter((shown) => shown !== "");
+    const text = fc
+      .string({ unit: "binary", minLength: 1, maxLength: 40 })
+      .map((raw) => neutralize(raw).trim())
+      .filter((shown) => shown !== "");
     fc.assert(
       fc.property(text, text, text, (title, file, message) => {
         const view = runnerView(`${workflowCommand("warning", { file, title }, message)}\n`);

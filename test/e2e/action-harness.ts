@@ -62,8 +62,7 @@ const REGISTERED = new Set([
 
 // ActionCommand's mappings, undone in their order, `%25` last.
 const unescapeData = (text: string) => text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
-const unescapeProperty = (text: string) =>
-  text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%25/g, "%");
+const unescapeProperty = (text: string) => text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%25/g, "%");
 
 /**
  * The runner's reading of a step's output (ActionCommand.TryParseV2 and the stop-commands state):
@@ -100,7 +99,11 @@ export function runnerView(output: string): RunnerView {
     if (!REGISTERED.has(name)) continue;
     const properties: Record<string, string> = {};
     if (space > 0) {
-      for (const pair of info.slice(space + 1).trim().split(",").filter(Boolean)) {
+      for (const pair of info
+        .slice(space + 1)
+        .trim()
+        .split(",")
+        .filter(Boolean)) {
         const equals = pair.indexOf("=");
         if (equals > 0 && equals < pair.length - 1) properties[pair.slice(0, equals)] = unescapeProperty(pair.slice(equals + 1));
       }
@@ -262,4 +265,3 @@ export function fakeAction(fakeCli: string): string {
   symlinkSync(join(repo, "node_modules"), join(actionPath, "node_modules"));
   return actionPath;
 }
-

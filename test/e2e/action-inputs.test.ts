@@ -29,7 +29,11 @@ const CASES: { name: string; inputs: Record<string, string>; says: string }[] = 
     inputs: {},
     says: "Set the `command` input (a stdio server), the `url` input (a Streamable HTTP server) or the `config` input (an MCP client config file).",
   },
-  { name: "server without config", inputs: { command: "node server.mjs", server: "notes" }, says: "The `server` input applies to `config` only: it picks servers of the config file." },
+  {
+    name: "server without config",
+    inputs: { command: "node server.mjs", server: "notes" },
+    says: "The `server` input applies to `config` only: it picks servers of the config file.",
+  },
   {
     name: "header-env with config",
     inputs: { config: ".mcp.json", "header-env": "Authorization=MCP_AUTH" },
@@ -46,11 +50,31 @@ const CASES: { name: string; inputs: Record<string, string>; says: string }[] = 
     says: "lint does not run with `config`: mcp-lint run lints one server. Lint each server in its own step with `command` or `url`, or set lint to false.",
   },
   { name: "lint not a boolean", inputs: { command: "node server.mjs", lint: "yes" }, says: 'lint must be true or false, not "yes".' },
-  { name: "fail-under without lint", inputs: { command: "node server.mjs", "fail-under": "80" }, says: "fail-under applies to the lint run: set lint to true, or drop fail-under." },
-  { name: "fail-under over 100", inputs: { command: "node server.mjs", lint: "true", "fail-under": "101" }, says: 'fail-under must be a score from 0 to 100, not "101".' },
-  { name: "fail-under negative", inputs: { command: "node server.mjs", lint: "true", "fail-under": "-5" }, says: 'fail-under must be a score from 0 to 100, not "-5".' },
-  { name: "fail-under not a number", inputs: { command: "node server.mjs", lint: "true", "fail-under": "B" }, says: 'fail-under must be a score from 0 to 100, not "B".' },
-  { name: "lint-fail-on unknown", inputs: { command: "node server.mjs", lint: "true", "lint-fail-on": "fatal" }, says: 'lint-fail-on must be info, warning, error or never, not "fatal".' },
+  {
+    name: "fail-under without lint",
+    inputs: { command: "node server.mjs", "fail-under": "80" },
+    says: "fail-under applies to the lint run: set lint to true, or drop fail-under.",
+  },
+  {
+    name: "fail-under over 100",
+    inputs: { command: "node server.mjs", lint: "true", "fail-under": "101" },
+    says: 'fail-under must be a score from 0 to 100, not "101".',
+  },
+  {
+    name: "fail-under negative",
+    inputs: { command: "node server.mjs", lint: "true", "fail-under": "-5" },
+    says: 'fail-under must be a score from 0 to 100, not "-5".',
+  },
+  {
+    name: "fail-under not a number",
+    inputs: { command: "node server.mjs", lint: "true", "fail-under": "B" },
+    says: 'fail-under must be a score from 0 to 100, not "B".',
+  },
+  {
+    name: "lint-fail-on unknown",
+    inputs: { command: "node server.mjs", lint: "true", "lint-fail-on": "fatal" },
+    says: 'lint-fail-on must be info, warning, error or never, not "fatal".',
+  },
   {
     name: "sarif through a file symlink",
     inputs: { command: "node server.mjs", sarif: "linked.sarif" },
@@ -61,8 +85,16 @@ const CASES: { name: string; inputs: Record<string, string>; says: string }[] = 
     inputs: { command: "node server.mjs", sarif: "reports/new.sarif" },
     says: 'The sarif input "reports/new.sarif" goes through a symlink (reports); the report is never written through one.',
   },
-  { name: "sarif outside the workspace", inputs: { command: "node server.mjs", sarif: "../out.sarif" }, says: 'The sarif input "../out.sarif" is outside the workspace' },
-  { name: "sarif and json the same file", inputs: { command: "node server.mjs", json: "out/r.json", sarif: "./out/r.json" }, says: "The json and sarif inputs name the same file; give each its own path." },
+  {
+    name: "sarif outside the workspace",
+    inputs: { command: "node server.mjs", sarif: "../out.sarif" },
+    says: 'The sarif input "../out.sarif" is outside the workspace',
+  },
+  {
+    name: "sarif and json the same file",
+    inputs: { command: "node server.mjs", json: "out/r.json", sarif: "./out/r.json" },
+    says: "The json and sarif inputs name the same file; give each its own path.",
+  },
 ];
 
 describe("input errors fail the step before anything starts", () => {

@@ -24,7 +24,12 @@ function locked(spec: unknown): { workspace: string; command: string } {
 
 /** The step's outputs as a map. */
 function outputs(result: ActionResult): Record<string, string> {
-  return Object.fromEntries(result.outputs.trim().split("\n").map((line) => line.split("=") as [string, string]));
+  return Object.fromEntries(
+    result.outputs
+      .trim()
+      .split("\n")
+      .map((line) => line.split("=") as [string, string]),
+  );
 }
 
 /** The commands after the first resume line, up to the next stop: what the Action printed after that run. */
@@ -164,9 +169,17 @@ describe("lint: true on a remote server", () => {
 
   it("reads the same url with the same header-env, and never shows the header's value", () => {
     const workspace = tempDir();
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--url", url, "--header-env", "X-Api-Key=MCP_KEY"], { cwd: workspace, encoding: "utf8", env: { ...process.env, MCP_KEY: SECRET } });
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--url", url, "--header-env", "X-Api-Key=MCP_KEY"], {
+      cwd: workspace,
+      encoding: "utf8",
+      env: { ...process.env, MCP_KEY: SECRET },
+    });
     expect(made.status, made.stderr).toBe(0);
-    const result = runAction({ url, "header-env": "X-Api-Key=MCP_KEY", lint: "true", "fail-under": "90", "lint-fail-on": "never" }, { MCP_KEY: SECRET }, workspace);
+    const result = runAction(
+      { url, "header-env": "X-Api-Key=MCP_KEY", lint: "true", "fail-under": "90", "lint-fail-on": "never" },
+      { MCP_KEY: SECRET },
+      workspace,
+    );
     expect(result.status, result.stdout).toBe(1);
     expect(outputs(result)).toEqual({ "lint-exit-code": "1", "exit-code": "1" });
     expect(result.summary).toContain("## mcp-lint lock --check\n\nExit code: **0** (passed)");
@@ -180,13 +193,25 @@ const LOCK_OK = `import { writeFileSync } from "node:fs";
   const arg = (name) => process.argv[process.argv.indexOf(name) + 1];
   if (process.argv[2] === "lock") { writeFileSync(arg("--json"), JSON.stringify({ exit_code: 0, changes: [] })); process.exit(0); }`;
 const lintReport = (findings: unknown[], score: number) =>
-  JSON.stringify({ version: 1, server: {}, tools: 1, tokens_estimated: 10, findings, server_findings: [], score: { server: score, grade: "A", static_only: true, tools: {} } });
+  JSON.stringify({
+    version: 1,
+    server: {},
+    tools: 1,
+    tokens_estimated: 10,
+    findings,
+    server_findings: [],
+    score: { server: score, grade: "A", static_only: true, tools: {} },
+  });
 
 describe("a lint run without a usable report fails the step (exit 2)", () => {
   const workspace = tempDir();
   const cases: { name: string; run: string; says: string }[] = [
     { name: "exit 0 and no report", run: "process.exitCode = 0;", says: "mcp-lint exited 0 but the JSON report is missing" },
-    { name: "exit 1 and a report that is not JSON", run: 'writeFileSync(arg("--json"), "{oops"); process.exitCode = 1;', says: "mcp-lint exited 1 but the JSON report is unreadable" },
+    {
+      name: "exit 1 and a report that is not JSON",
+      run: 'writeFileSync(arg("--json"), "{oops"); process.exitCode = 1;',
+      says: "mcp-lint exited 1 but the JSON report is unreadable",
+    },
     {
       name: "exit 0 and a report without findings",
       run: 'writeFileSync(arg("--json"), JSON.stringify({ version: 1, score: { server: 100 } }));',
@@ -206,7 +231,9 @@ describe("a lint run without a usable report fails the step (exit 2)", () => {
   ];
   for (const { name, run, says } of cases) {
     it(name, () => {
-      const result = runAction({ command: "node server.mjs", lint: "true", "fail-under": "50" }, {}, workspace, { actionPath: fakeAction(`${LOCK_OK}\n${run}`) });
+      const result = runAction({ command: "node server.mjs", lint: "true", "fail-under": "50" }, {}, workspace, {
+        actionPath: fakeAction(`${LOCK_OK}\n${run}`),
+      });
       expect(result.status, result.stdout).toBe(2);
       expect(outputs(result)).toEqual({ "lint-exit-code": "2", "exit-code": "2" });
       const shown = annotations(result.runner);

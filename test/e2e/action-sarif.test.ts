@@ -116,7 +116,11 @@ describe("the sarif input", () => {
     mkdirSync(sub, { recursive: true });
     const made = spawnSync(process.execPath, [cliPath, "lock", "--", "node", demoServer], { cwd: sub, encoding: "utf8" });
     expect(made.status, made.stderr).toBe(0);
-    const result = runAction({ command, "pass-env": "MCP_LINT_DEMO_RUGPULL", sarif: "lock.sarif", "working-directory": "servers/my weather" }, { MCP_LINT_DEMO_RUGPULL: "1" }, root);
+    const result = runAction(
+      { command, "pass-env": "MCP_LINT_DEMO_RUGPULL", sarif: "lock.sarif", "working-directory": "servers/my weather" },
+      { MCP_LINT_DEMO_RUGPULL: "1" },
+      root,
+    );
     expect(result.status, result.stdout).toBe(1);
     const { text, log } = readSarif(join(sub, "lock.sarif"));
     expect(sarifErrors(log)).toBeNull();
@@ -129,7 +133,11 @@ describe("the sarif input", () => {
 
   it("with config, writes valid SARIF for a rug pull in one server", () => {
     const project = configProject(tempDir());
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], { cwd: project.dir, encoding: "utf8", env: { ...process.env, ...project.env } });
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], {
+      cwd: project.dir,
+      encoding: "utf8",
+      env: { ...process.env, ...project.env },
+    });
     expect(made.status, made.stderr).toBe(0);
     project.pull();
     const result = runAction({ config: ".mcp.json", "pass-env": "NOTES_DIR NOTES_TOKEN", sarif: "mcp-lint.sarif" }, project.env, project.dir);
@@ -144,11 +152,18 @@ describe("the sarif input", () => {
   // to the CLI's owners; when it is fixed this test fails, and `.fails` comes off.
   it("with config, names the changed server in each result's logical location (CLI, issue 14 item 6)", () => {
     const project = configProject(tempDir());
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], { cwd: project.dir, encoding: "utf8", env: { ...process.env, ...project.env } });
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], {
+      cwd: project.dir,
+      encoding: "utf8",
+      env: { ...process.env, ...project.env },
+    });
     expect(made.status, made.stderr).toBe(0);
     project.pull();
     const sarif = join(project.dir, "direct.sarif");
-    spawnSync(process.execPath, [cliPath, "lock", "--check", "--config", ".mcp.json", "--sarif", sarif], { cwd: project.dir, env: { ...process.env, ...project.env } });
+    spawnSync(process.execPath, [cliPath, "lock", "--check", "--config", ".mcp.json", "--sarif", sarif], {
+      cwd: project.dir,
+      env: { ...process.env, ...project.env },
+    });
     const names = readSarif(sarif).log.runs[0]?.results.map((entry) => entry.locations[0]?.logicalLocations?.[0]?.fullyQualifiedName);
     expect(names).toEqual(["beta/read_file", "beta/read_file", "beta/read_file"]);
   });

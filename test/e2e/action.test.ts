@@ -42,7 +42,9 @@ describe("action.yml", () => {
     expect(shown.find((annotation) => annotation.properties.title === "mcp-lint annotations_changed (send_note)")?.data).toContain("readOnlyHint");
     expect(shown.every((annotation) => annotation.properties.file === "mcp-lint.lock")).toBe(true);
     // Changes are errors; the hidden text in the new description (S8) is annotated too, as warnings.
-    expect(shown.filter((annotation) => !annotation.properties.title?.startsWith("mcp-lint S8 ")).every((annotation) => annotation.command === "error")).toBe(true);
+    expect(shown.filter((annotation) => !annotation.properties.title?.startsWith("mcp-lint S8 ")).every((annotation) => annotation.command === "error")).toBe(
+      true,
+    );
     const hidden = shown.filter((annotation) => annotation.properties.title === "mcp-lint S8 hidden_text (get_weather)");
     expect(hidden.map((annotation) => annotation.command)).toEqual(["warning", "warning", "warning"]);
     expect(hidden.map((annotation) => annotation.data).join("\n")).toContain("IMPOR\\u{200B}TANT");

@@ -30,12 +30,19 @@ describe("mcp-lint check-config (built CLI)", () => {
 
   it("--sarif writes SARIF 2.1.0 with each finding at its config file and entry line", async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, ".mcp.json"), `{\n  "mcpServers": {\n    "pinned": { "command": "npx", "args": ["-y", "some-server@1.2.3"] },\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"] }\n  }\n}\n`);
+    writeFileSync(
+      join(dir, ".mcp.json"),
+      `{\n  "mcpServers": {\n    "pinned": { "command": "npx", "args": ["-y", "some-server@1.2.3"] },\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"] }\n  }\n}\n`,
+    );
     const result = await runCli(["check-config", ".mcp.json", "--sarif", "i1.sarif"], { cwd: dir });
     expect(result.code).toBe(1);
     const log = JSON.parse(readFileSync(join(dir, "i1.sarif"), "utf8"));
     expect(sarifErrors(log)).toBeNull();
-    const results = log.runs[0].results as Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }> }>;
+    const results = log.runs[0].results as Array<{
+      ruleId: string;
+      level: string;
+      locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }>;
+    }>;
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ ruleId: "I1/unpinned", level: "warning" });
     expect(results[0]?.locations[0]?.physicalLocation.artifactLocation.uri).toBe(".mcp.json");
@@ -49,7 +56,7 @@ describe("mcp-lint check-config (built CLI)", () => {
     const result = await runCli(["check-config", "broken.json", "good.json", "--json", "i1.json"], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stdout).toContain("broken.json  could not be read: invalid JSON at line 3 column 29: expected a comma");
-    expect(result.stdout).toMatch(/good\.json  \(mcpServers file, 1 server\)\n  files\n    warning +I1 unpinned/);
+    expect(result.stdout).toMatch(/good\.json {2}\(mcpServers file, 1 server\)\n {2}files\n {4}warning +I1 unpinned/);
     expect(result.stderr.trim().split("\n")).toEqual(["mcp-lint: broken.json: invalid JSON at line 3 column 29: expected a comma"]);
     expect(result.stdout + result.stderr).not.toContain("SECRET");
     const report = JSON.parse(readFileSync(join(dir, "i1.json"), "utf8"));

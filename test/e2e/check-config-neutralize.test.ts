@@ -31,7 +31,10 @@ function config(): unknown {
     servers[`${text}#remote-${index}`] = { type: "http", url: `http://mcp.example.com/${encodeURIComponent(text)}?t=${text}` };
     servers[`${text}#command-${index}`] = { command: `${text} npx -y ${text}` };
   });
-  return { mcpServers: servers, projects: Object.fromEntries(HOSTILE.map((text, index) => [`/p/${text}`, { mcpServers: { [`s${index}`]: { command: "uvx", args: [text] } } }])) };
+  return {
+    mcpServers: servers,
+    projects: Object.fromEntries(HOSTILE.map((text, index) => [`/p/${text}`, { mcpServers: { [`s${index}`]: { command: "uvx", args: [text] } } }])),
+  };
 }
 
 function expectInert(channel: string, text: string): void {
@@ -54,7 +57,9 @@ describe("check-config keeps config-controlled text inert (built CLI)", () => {
     // Every server is still there and checked: the unknown-flag ones are refused as known-bad.
     const report = JSON.parse(json) as { servers: { name: string; findings: { kind: string }[] }[] };
     expect(report.servers).toHaveLength(HOSTILE.length * 5);
-    expect(report.servers.filter((server) => server.name.includes("#unknown-") && server.findings.some((finding) => finding.kind === "known_bad"))).toHaveLength(HOSTILE.length);
+    expect(
+      report.servers.filter((server) => server.name.includes("#unknown-") && server.findings.some((finding) => finding.kind === "known_bad")),
+    ).toHaveLength(HOSTILE.length);
     expect(result.stdout).toContain("\\u{3A}:stop-commands::evil.json  (Claude Code");
     expect(result.stdout).toContain("\\u{1B}[1A\\u{1B}[2K0 errors#0");
   });

@@ -75,12 +75,35 @@ describe("check-config on every client format", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("");
     for (const file of files) expect(result.stdout).toContain(file);
-    for (const client of ["Claude Desktop", "Claude Code", "Cursor", "VS Code", "Windsurf", "Codex", "Gemini CLI", "Zed", "Cline", "Continue", "Goose", "LM Studio", "Junie"]) {
+    for (const client of [
+      "Claude Desktop",
+      "Claude Code",
+      "Cursor",
+      "VS Code",
+      "Windsurf",
+      "Codex",
+      "Gemini CLI",
+      "Zed",
+      "Cline",
+      "Continue",
+      "Goose",
+      "LM Studio",
+      "Junie",
+    ]) {
       expect(result.stdout).toContain(`(${client}, `);
     }
     const report = JSON.parse(result.json ?? "") as JsonReport;
     const kinds = new Set(report.servers.flatMap((server) => server.findings.map((finding) => finding.kind)));
-    expect([...kinds].sort()).toEqual(["insecure_transport", "known_bad", "no_digest", "no_hashes", "unparsed", "unpinned", "unpinned_source", "unreadable_entry"]);
+    expect([...kinds].sort()).toEqual([
+      "insecure_transport",
+      "known_bad",
+      "no_digest",
+      "no_hashes",
+      "unparsed",
+      "unpinned",
+      "unpinned_source",
+      "unreadable_entry",
+    ]);
     for (const server of report.servers) {
       expect(Object.keys(server)).toEqual(["client", "name", "file", "line", "scope", "transport", "remote", "disabled", "findings"]);
       for (const finding of server.findings) expect(Object.keys(finding)).toEqual(["rule", "kind", "severity", "message", "package"]);
@@ -175,7 +198,10 @@ describe("flags", () => {
   it("--known-bad adds entries of the same shape", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-lint-known-bad-"));
     const extra = join(dir, "extra.json");
-    writeFileSync(extra, JSON.stringify({ version: 1, entries: [{ ecosystem: "npm", name: "@acme/mcp", versions: ["1.0.0"], date: "2026-11-01", source: "internal advisory" }] }));
+    writeFileSync(
+      extra,
+      JSON.stringify({ version: 1, entries: [{ ecosystem: "npm", name: "@acme/mcp", versions: ["1.0.0"], date: "2026-11-01", source: "internal advisory" }] }),
+    );
     const junie = fixture("junie/.junie/mcp/mcp.json");
     expect((await run({ files: [junie], failOn: "error" })).code).toBe(0);
     const result = await run({ files: [junie], failOn: "error", knownBad: extra });
@@ -206,7 +232,9 @@ describe("issue 11: check-config", () => {
   it("two unreadable files make one line naming both", async () => {
     const { error } = await runCatching({ files: [fixture("broken.json"), fixture("nope.json"), cursor] });
     expect(error).toBeInstanceOf(InputFileError);
-    expect((error as Error).message).toMatch(/^2 config files could not be read: .*broken\.json: invalid JSON at line 4 column 5: expected a comma; config file .*nope\.json does not exist$/);
+    expect((error as Error).message).toMatch(
+      /^2 config files could not be read: .*broken\.json: invalid JSON at line 4 column 5: expected a comma; config file .*nope\.json does not exist$/,
+    );
   });
 
   it("the JSON report has a format version, a summary and each server's line", async () => {
@@ -232,7 +260,9 @@ describe("issue 11: check-config", () => {
     );
     expect(result.stdout).toContain("local-dev [settings mcp.servers]  remote http http://localhost:3000, not checked");
     const report = JSON.parse(result.json ?? "") as JsonReport;
-    expect(report.servers.find((server) => server.name === "intranet")?.findings.map((finding) => [finding.kind, finding.severity])).toEqual([["insecure_transport", "warning"]]);
+    expect(report.servers.find((server) => server.name === "intranet")?.findings.map((finding) => [finding.kind, finding.severity])).toEqual([
+      ["insecure_transport", "warning"],
+    ]);
   });
 
   it("--min-severity names what it hid, per server and in the summary", async () => {

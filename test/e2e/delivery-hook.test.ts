@@ -13,7 +13,9 @@ const hook = join(repo, "scripts/pre-commit-hook.mjs");
 
 describe("acceptCommand", () => {
   it("turns the check's args into lock --accept with the same lock, env names and server command", () => {
-    expect(acceptCommand(["--lock", "servers/a.lock", "--pass-env", "API_TOKEN", "--fail-on", "error", "--json", "r.json", "--", "npx", "-y", "pkg@1.2.3"])).toEqual({
+    expect(
+      acceptCommand(["--lock", "servers/a.lock", "--pass-env", "API_TOKEN", "--fail-on", "error", "--json", "r.json", "--", "npx", "-y", "pkg@1.2.3"]),
+    ).toEqual({
       words: ["mcp-lint", "lock", "--accept", "--lock", "servers/a.lock", "--pass-env", "API_TOKEN", "--", "npx", "-y", "pkg@1.2.3"],
       omitted: 0,
       urlHidden: false,
@@ -23,7 +25,20 @@ describe("acceptCommand", () => {
 
   it("keeps --config, --server and --jobs for a config run and drops --sarif (issue 14 item 6)", () => {
     expect(
-      acceptCommand(["--config", ".mcp.json", "--server", "notes", "--server=my files", "--jobs=2", "--sarif", "lock.sarif", "--fail-on", "error", "--deadline", "900"]),
+      acceptCommand([
+        "--config",
+        ".mcp.json",
+        "--server",
+        "notes",
+        "--server=my files",
+        "--jobs=2",
+        "--sarif",
+        "lock.sarif",
+        "--fail-on",
+        "error",
+        "--deadline",
+        "900",
+      ]),
     ).toEqual({
       words: ["mcp-lint", "lock", "--accept", "--config", ".mcp.json", "--server", "notes", "--server", "my files", "--jobs", "2", "--deadline", "900"],
       omitted: 0,
@@ -61,7 +76,15 @@ describe("acceptCommand", () => {
       "--header-env",
       "Authorization=MCP_AUTH",
     ]);
-    expect(words).toEqual(["mcp-lint", "lock", "--accept", "--url", "https://USER:PASSWORD@mcp.example.com/mcp?QUERY", "--header-env", "Authorization=MCP_AUTH"]);
+    expect(words).toEqual([
+      "mcp-lint",
+      "lock",
+      "--accept",
+      "--url",
+      "https://USER:PASSWORD@mcp.example.com/mcp?QUERY",
+      "--header-env",
+      "Authorization=MCP_AUTH",
+    ]);
     expect(words.join(" ")).not.toMatch(/sk_live_abc|pw@|secret/);
     expect(omitted).toBe(2);
     expect(urlHidden).toBe(true);
@@ -101,7 +124,11 @@ describe("the hook entry, run as pre-commit runs it", () => {
     const command = `mcp-lint lock --accept --pass-env MCP_LINT_DEMO_RUGPULL -- node ${shellWord(demoServer)}`;
     expect(pulled.stdout).toContain(`update the lock with:\n\n  ${command}\n`);
     // Run as printed (mcp-lint being this checkout's build), it updates the lock and the hook passes.
-    const accepted = spawnSync("bash", ["-c", command.replace(/^mcp-lint /, `node ${shellWord(cliPath)} `)], { cwd: project, encoding: "utf8", env: { ...process.env, ...env } });
+    const accepted = spawnSync("bash", ["-c", command.replace(/^mcp-lint /, `node ${shellWord(cliPath)} `)], {
+      cwd: project,
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    });
     expect(accepted.status, accepted.stderr).toBe(0);
     expect(run(["--pass-env", "MCP_LINT_DEMO_RUGPULL", "--", "node", demoServer], env).status).toBe(0);
   });
@@ -121,7 +148,9 @@ describe("the hook entry, run as pre-commit runs it", () => {
     expect(pulled.status).toBe(1);
     expect(pulled.stdout).toMatch(/=== server "beta" ===[\s\S]*description_changed/);
     const command = "mcp-lint lock --accept --config .mcp.json --server alpha --server beta";
-    expect(pulled.stdout).toContain(`mcp-lint: a server of the config no longer matches the lock. After reviewing the changes above, update the lock with:\n\n  ${command}\n`);
+    expect(pulled.stdout).toContain(
+      `mcp-lint: a server of the config no longer matches the lock. After reviewing the changes above, update the lock with:\n\n  ${command}\n`,
+    );
     const accepted = inConfig("bash", ["-c", command.replace(/^mcp-lint /, `node ${shellWord(cliPath)} `)]);
     expect(accepted.status, accepted.stderr).toBe(0);
     expect(inConfig(process.execPath, [hook, ...args]).status).toBe(0);

@@ -48,9 +48,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 async function connect(args: string[], env?: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "fixtures-smoke", version: "0.0.0" });
   clients.push(client);
-  const params = env === undefined
-    ? { command: process.execPath, args, stderr: "pipe" as const }
-    : { command: process.execPath, args, env, stderr: "pipe" as const };
+  const params =
+    env === undefined ? { command: process.execPath, args, stderr: "pipe" as const } : { command: process.execPath, args, env, stderr: "pipe" as const };
   await client.connect(new StdioClientTransport(params));
   return client;
 }
@@ -75,20 +74,17 @@ function readFixture(name: string): FixtureFile {
 }
 
 describe("from-file.mjs", () => {
-  it.each(["basic.json", "no-type-object.json", "duplicate.json", "extra-fields.json"])(
-    "serves %s exactly as written",
-    async (name) => {
-      const spec = readFixture(name);
-      const client = await connect([fromFile, join(toolsDir, name)]);
+  it.each(["basic.json", "no-type-object.json", "duplicate.json", "extra-fields.json"])("serves %s exactly as written", async (name) => {
+    const spec = readFixture(name);
+    const client = await connect([fromFile, join(toolsDir, name)]);
 
-      expect(client.getServerVersion()).toEqual(spec.serverInfo);
-      expect(client.getInstructions()).toBe(spec.instructions);
+    expect(client.getServerVersion()).toEqual(spec.serverInfo);
+    expect(client.getInstructions()).toBe(spec.instructions);
 
-      const result = await client.request({ method: "tools/list", params: {} }, RawListToolsResult);
-      expect(result.tools).toStrictEqual(spec.tools);
-      expect(result.nextCursor).toBeUndefined();
-    },
-  );
+    const result = await client.request({ method: "tools/list", params: {} }, RawListToolsResult);
+    expect(result.tools).toStrictEqual(spec.tools);
+    expect(result.nextCursor).toBeUndefined();
+  });
 
   it("keeps the tool the SDK's strict listTools() rejects", async () => {
     const client = await connect([fromFile, join(toolsDir, "no-type-object.json")]);
@@ -125,9 +121,7 @@ describe("from-file.mjs", () => {
     expect(all.pages).toBe(3);
     expect(all.tools).toStrictEqual(tools);
 
-    await expect(
-      client.request({ method: "tools/list", params: { cursor: "not-a-cursor" } }, RawListToolsResult),
-    ).rejects.toThrow(/Invalid cursor/);
+    await expect(client.request({ method: "tools/list", params: { cursor: "not-a-cursor" } }, RawListToolsResult)).rejects.toThrow(/Invalid cursor/);
   });
 
   it("re-reads the file on each start (rug pull between runs)", async () => {

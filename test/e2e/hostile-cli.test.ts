@@ -69,7 +69,9 @@ describe("server text cannot steer the terminal or the Actions runner", () => {
 
   it("a server error text with escapes becomes one inert stderr line", async () => {
     const dir = tempDir();
-    const bad = writeJson(dir, "bad.json", { tools: [{ name: "a\u001b[2J\n::error::x", description: 1, inputSchema: { type: "object" } }, { description: "x" }] });
+    const bad = writeJson(dir, "bad.json", {
+      tools: [{ name: "a\u001b[2J\n::error::x", description: 1, inputSchema: { type: "object" } }, { description: "x" }],
+    });
     const result = await runCli(["lock", "--from", bad], { cwd: dir });
     expect(result.code).toBe(2);
     const line = oneLineError(result.stderr);
@@ -83,7 +85,10 @@ describe("fail-closed output", () => {
     const list = { tools: Array.from({ length: 400 }, (_, index) => ({ name: `t${index}`, description: "d".repeat(2000), inputSchema: { type: "object" } })) };
     const from = writeJson(dir, "t.json", list);
     const result = await new Promise<{ code: number | null; stderr: string }>((done) => {
-      const child = spawn("sh", ["-c", `node "${cliPath}" lock --from t.json | head -c 10 > /dev/null; echo "exit \${PIPESTATUS:-x}" >&2`], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+      const child = spawn("sh", ["-c", `node "${cliPath}" lock --from t.json | head -c 10 > /dev/null; echo "exit \${PIPESTATUS:-x}" >&2`], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: "1" },
+      });
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => {
         stderr += chunk.toString();
@@ -157,7 +162,10 @@ describe("numbers out of range", () => {
 
   it("a live server that sends 1e400 is a one-line error naming the tool and path", async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "result.json"), '{"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {"n": {"type": "number", "maximum": 1e400}}}}]}');
+    writeFileSync(
+      join(dir, "result.json"),
+      '{"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {"n": {"type": "number", "maximum": 1e400}}}}]}',
+    );
     const result = await runCli(["lock", "--", process.execPath, rawServer, join(dir, "result.json")], { cwd: dir });
     expect(result.code).toBe(2);
     expect(oneLineError(result.stderr)).toMatch(/tool "a" has a number out of range at \/inputSchema\/properties\/n\/maximum/);

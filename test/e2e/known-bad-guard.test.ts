@@ -42,7 +42,7 @@ describe("known-bad guard through the built CLI (fake npx on PATH)", () => {
     ["an unknown flag and a clean-looking version", ["npx", "--frobnicate", "postmark-mcp@1.0.15"]],
     ["ANSI-C quoting the old prefilter did not decode (issue 9)", ["bash", "-c", "npx -y $'\\x70ostmark-mcp@1.0.16'"]],
     ["ANSI-C octal and a NUL that ends the segment", ["bash", "-c", "npx -y $'\\160ost\\0junk'mark-mcp"]],
-    ["quotes, case and separators in a shell with an unknown flag", ["sh", "-c", "npx --zz Post\"mark\"_MCP"]],
+    ["quotes, case and separators in a shell with an unknown flag", ["sh", "-c", 'npx --zz Post"mark"_MCP']],
     ["a boolean flag that takes `true`, so `true` is not the package", ["npx", "-y", "true", "postmark-mcp"]],
     ["brace expansion", ["bash", "-c", "npx -y {x,p}ostmark-mcp"]],
     ["an unset variable inside the name", ["bash", "-c", "npx -y post${EMPTY}mark-mcp"]],

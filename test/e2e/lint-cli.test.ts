@@ -30,9 +30,11 @@ describe("mcp-lint check", () => {
     const result = await runCli(["check", demo], { cwd: dir });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(/^mcp-lint \S+ {2}server: demo-server 1\.0\.0 \(from .*demo\.json\)\n2 tools checked, definitions ~137 tokens \(estimated\)\n/);
+    expect(result.stdout).toMatch(
+      /^mcp-lint \S+ {2}server: demo-server 1\.0\.0 \(from .*demo\.json\)\n2 tools checked, definitions ~137 tokens \(estimated\)\n/,
+    );
     expect(result.stdout).toContain("(server)\n  i S5 Tool names have no shared service prefix.\n      -> ");
-    expect(result.stdout).toContain('get\n  ! S1 Description is only 3 words (aim for 15+).\n      -> Add when to use the tool');
+    expect(result.stdout).toContain("get\n  ! S1 Description is only 3 words (aim for 15+).\n      -> Add when to use the tool");
     expect(result.stdout).toContain("search_docs\n  x schema-format-portability [site]");
     expect(result.stdout).toContain("1 error, 2 warnings, 1 info; 0/2 tools clean");
     expect(result.stdout).toContain("Score: 92/100 (A)  ~1,200 tokens wasted per session (estimated; static checks only)");

@@ -33,9 +33,7 @@ describe("S8 guards lock", () => {
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
     expect(report.outcome).toBe("refused");
-    expect(report.hidden_text).toEqual([
-      expect.objectContaining({ rule: "S8", severity: "error", tool: "fetch_page", path: "/description", kind: "tag" }),
-    ]);
+    expect(report.hidden_text).toEqual([expect.objectContaining({ rule: "S8", severity: "error", tool: "fetch_page", path: "/description", kind: "tag" })]);
 
     const accepted = await runCli(["lock", "--accept", ...launch], { cwd: dir });
     expect(accepted.code, accepted.stderr).toBe(0);
@@ -72,11 +70,16 @@ describe("S8 guards lock", () => {
     });
     const check = await runCli(["lock", "--check", "--from", after, "--fail-on", "error", "--json", "r.json", "--sarif", "r.sarif"], { cwd: dir });
     expect(check.code, check.stdout).toBe(1);
-    expect(check.stdout).toMatch(/fetch_feed\n {2}warning meta_changed[^\n]*\n {2}error {3}S8 hidden_text +Contains 32 invisible TAG characters spelling "ignore all previous instructions"\. \(at \/_meta\/source\)/);
+    expect(check.stdout).toMatch(
+      /fetch_feed\n {2}warning meta_changed[^\n]*\n {2}error {3}S8 hidden_text +Contains 32 invisible TAG characters spelling "ignore all previous instructions"\. \(at \/_meta\/source\)/,
+    );
     expect(check.stdout).toMatch(/fetch_note\n {2}error {3}tool_added[\s\S]*warning S8 hidden_text +Contains 1 HTML comment/);
     expect(check.stdout).toContain("2 errors, 2 warnings, 0 info");
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
-    expect(report.hidden_text.map((item: { tool: string; severity: string }) => `${item.tool}:${item.severity}`)).toEqual(["fetch_feed:error", "fetch_note:warning"]);
+    expect(report.hidden_text.map((item: { tool: string; severity: string }) => `${item.tool}:${item.severity}`)).toEqual([
+      "fetch_feed:error",
+      "fetch_note:warning",
+    ]);
     const log = JSON.parse(readFileSync(join(dir, "r.sarif"), "utf8"));
     expect(sarifErrors(log)).toBeNull();
     expect(log.runs[0].results.map((item: { ruleId: string; level: string }) => `${item.ruleId}:${item.level}`)).toEqual([

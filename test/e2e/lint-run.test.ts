@@ -87,7 +87,10 @@ describe("mcp-lint run over stdio", () => {
       description: `List all ${text} rows.`,
       inputSchema: {
         type: "object",
-        properties: { [text]: { type: "string", description: text, enum: [text], default: text, format: text }, nested: { type: "object", properties: { [text]: {} } } },
+        properties: {
+          [text]: { type: "string", description: text, enum: [text], default: text, format: text },
+          nested: { type: "object", properties: { [text]: {} } },
+        },
       },
       annotations: { title: text, readOnlyHint: text },
       _meta: { [text]: text },
@@ -121,10 +124,13 @@ describe("mcp-lint run over HTTP", () => {
     const token = "tok-9d1f3c7ab2";
     const server = await startHttpFixture(["--auth", token, "--echo"]);
     const dir = tempDir();
-    const result = await runCli(["run", "--url", server.url, "--header-env", "Authorization=AUTH", "--json", "r.json", "--sarif", "r.sarif", "--fail-on", "never"], {
-      cwd: dir,
-      env: { AUTH: `Bearer ${token}` },
-    });
+    const result = await runCli(
+      ["run", "--url", server.url, "--header-env", "Authorization=AUTH", "--json", "r.json", "--sarif", "r.sarif", "--fail-on", "never"],
+      {
+        cwd: dir,
+        env: { AUTH: `Bearer ${token}` },
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     // The echo lands in the server version the JSON report carries whole.
     expect(readJson(dir, "r.json").server.version).toContain("[redacted]");

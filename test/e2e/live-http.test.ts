@@ -156,7 +156,10 @@ describe("auth and headers", () => {
     });
   }
 
-  for (const flags of [["--header", "X-Trace: abc"], ["--header-env", "Authorization=TOKEN_VAR"]]) {
+  for (const flags of [
+    ["--header", "X-Trace: abc"],
+    ["--header-env", "Authorization=TOKEN_VAR"],
+  ]) {
     it(`${flags[0]} without --url is exit 2`, async () => {
       const dir = tempDir();
       const result = await runCli(["lock", ...flags, "--", process.execPath, fixture("hang.mjs")], { cwd: dir, env: authEnv });

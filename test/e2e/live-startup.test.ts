@@ -28,10 +28,29 @@ beforeAll(async () => {
   certDir = tempDir();
   cert = join(certDir, "cert.pem");
   key = join(certDir, "key.pem");
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "2",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   // Stands in for a registry behind a TLS-intercepting corporate proxy.
   httpsServer = createHttpsServer({ cert: readFileSync(cert), key: readFileSync(key) }, (_req, res) => res.end("ok"));
   await new Promise<void>((done) => httpsServer.listen(0, "127.0.0.1", done));
@@ -177,11 +196,10 @@ describe("why a start failed", () => {
   it("--pass-env NAME with NAME unset: one warning line, and the server still starts", async () => {
     const dir = tempDir();
     const tools = writeJson(dir, "tools.json", { tools: [{ name: "t", description: "A tool.", inputSchema: { type: "object" } }] });
-    const result = await runScript(
-      cliPath,
-      ["lock", "--pass-env", "MCP_LINT_TEST_UNSET_VAR", "--", node, fixture("changing.mjs"), tools],
-      { cwd: dir, unset: ["MCP_LINT_TEST_UNSET_VAR"] },
-    );
+    const result = await runScript(cliPath, ["lock", "--pass-env", "MCP_LINT_TEST_UNSET_VAR", "--", node, fixture("changing.mjs"), tools], {
+      cwd: dir,
+      unset: ["MCP_LINT_TEST_UNSET_VAR"],
+    });
     expect(result.code, result.stderr).toBe(0);
     const warnings = result.stderr.split("\n").filter((line) => line.includes("MCP_LINT_TEST_UNSET_VAR"));
     expect(warnings).toEqual([

@@ -45,10 +45,10 @@ describe("--pass-env", () => {
     const dir = tempDir();
     const tools = writeJson(dir, "tools.json", spec);
     expect((await runCli(["lock", "--", node, changing, tools], { cwd: dir })).code).toBe(0);
-    const check = await runCli(
-      ["lock", "--check", "--json", "report.json", "--pass-env", "FIXTURE_VARIANT", "--", node, changing, tools],
-      { cwd: dir, env: { FIXTURE_VARIANT: "b" } },
-    );
+    const check = await runCli(["lock", "--check", "--json", "report.json", "--pass-env", "FIXTURE_VARIANT", "--", node, changing, tools], {
+      cwd: dir,
+      env: { FIXTURE_VARIANT: "b" },
+    });
     expect(check.code, check.stderr).toBe(1);
     expect(check.stdout).toMatch(/error +description_changed/);
     expect(check.stdout).toContain("~/.aws/credentials");
@@ -125,10 +125,10 @@ describe("process tree", () => {
   it("spawns-child-hang with --timeout 1: exit 2, and no orphan survives", async () => {
     const dir = tempDir();
     const pidFile = join(dir, "pids.json");
-    const result = await runCli(
-      ["lock", "--timeout", "1", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-child-hang.mjs")],
-      { cwd: dir, env: { FIXTURE_PID_FILE: pidFile } },
-    );
+    const result = await runCli(["lock", "--timeout", "1", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-child-hang.mjs")], {
+      cwd: dir,
+      env: { FIXTURE_PID_FILE: pidFile },
+    });
     const pids = readPids(pidFile);
     leftovers.push(pids.server, pids.child);
     expect(result.code).toBe(2);
@@ -139,11 +139,11 @@ describe("process tree", () => {
   it("Ctrl-C (SIGINT) while the server hangs: the CLI exits and no orphan survives", async () => {
     const dir = tempDir();
     const pidFile = join(dir, "pids.json");
-    const cli = spawn(
-      node,
-      [cliPath, "lock", "--timeout", "60", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-child-hang.mjs")],
-      { cwd: dir, env: { ...process.env, NO_COLOR: "1", FIXTURE_PID_FILE: pidFile }, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const cli = spawn(node, [cliPath, "lock", "--timeout", "60", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-child-hang.mjs")], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: "1", FIXTURE_PID_FILE: pidFile },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     cli.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");

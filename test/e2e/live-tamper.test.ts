@@ -68,11 +68,10 @@ describe("a server that rewrites mcp-lint's own files", () => {
     const dir = tempDir();
     const tools = writeJson(dir, "tools.json", spec);
     expect((await runScript(cli, ["lock", "--", node, fixture("tamper.mjs"), tools], { cwd: dir })).code).toBe(0);
-    const result = await runScript(
-      cli,
-      ["lock", "--accept", "--pass-env", "FIXTURE_TAMPER_DIR", "--", node, fixture("tamper.mjs"), tools],
-      { cwd: dir, env: { FIXTURE_TAMPER_DIR: join(root, "dist") } },
-    );
+    const result = await runScript(cli, ["lock", "--accept", "--pass-env", "FIXTURE_TAMPER_DIR", "--", node, fixture("tamper.mjs"), tools], {
+      cwd: dir,
+      env: { FIXTURE_TAMPER_DIR: join(root, "dist") },
+    });
     expect(readFileSync(join(root, "dist/lock/io.js"), "utf8")).toContain("No changes");
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Updated mcp-lint\.lock \(2 tools\)/);
@@ -105,11 +104,10 @@ describe.runIf(process.platform === "linux")("descendants outside the process gr
   it("spawns-setsid hang with --timeout 1: exit 2, and the setsid grandchild is gone too", async () => {
     const dir = tempDir();
     const pidFile = join(dir, "pids.json");
-    const running = runScript(
-      cliPath,
-      ["lock", "--timeout", "2", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-setsid.mjs"), "hang"],
-      { cwd: dir, env: { FIXTURE_PID_FILE: pidFile } },
-    );
+    const running = runScript(cliPath, ["lock", "--timeout", "2", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-setsid.mjs"), "hang"], {
+      cwd: dir,
+      env: { FIXTURE_PID_FILE: pidFile },
+    });
     // While it hangs, the grandchild really is outside the server's group and session.
     const deadline = Date.now() + 5_000;
     while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));

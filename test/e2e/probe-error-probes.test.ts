@@ -22,7 +22,10 @@ beforeAll(async () => {
   if (!existsSync(cliPath)) throw new Error("dist/cli.js is missing: run npm run build first");
   const dir = tempDir();
   const callLog = join(dir, "calls.log");
-  result = await runCli(["run", "--error-probes", "--pass-env", "PROBE_CALL_LOG", "--json", "r.json", "--", ...probeLaunch], { cwd: dir, env: { PROBE_CALL_LOG: callLog } });
+  result = await runCli(["run", "--error-probes", "--pass-env", "PROBE_CALL_LOG", "--json", "r.json", "--", ...probeLaunch], {
+    cwd: dir,
+    env: { PROBE_CALL_LOG: callLog },
+  });
   report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
   received = calls(readCallLog(callLog));
 }, 60_000);

@@ -20,16 +20,26 @@ describe("mcp-lint init-fixtures", () => {
     const dir = tempDir();
     const result = await runCli(["init-fixtures", "fixtures.json", "--", ...probeLaunch], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('Wrote 18 probes to fixtures.json, each "skip": true; 3 tools are not marked read-only and also need "allow_destructive": true (sandbox only).');
+    expect(result.stdout).toContain(
+      'Wrote 18 probes to fixtures.json, each "skip": true; 3 tools are not marked read-only and also need "allow_destructive": true (sandbox only).',
+    );
     const text = readFileSync(join(dir, "fixtures.json"), "utf8");
     const file = JSON.parse(text) as { version: number; probes: Record<string, unknown>[] };
     expect(file.version).toBe(1);
     expect(file.probes[0]).toEqual({ tool: "read_big_file", args: { path: "<path>" }, skip: true });
-    expect(file.probes.find((probe) => probe.tool === "append_note")).toEqual({ tool: "append_note", args: { record_id: "<record_id>", note: "<note>" }, allow_destructive: false, skip: true });
+    expect(file.probes.find((probe) => probe.tool === "append_note")).toEqual({
+      tool: "append_note",
+      args: { record_id: "<record_id>", note: "<note>" },
+      allow_destructive: false,
+      skip: true,
+    });
     expect(text.split("\n")[3]).toBe('    {"tool": "read_big_file", "args": {"path": "<path>"}, "skip": true},');
 
     const callLog = join(dir, "calls.log");
-    const run = await runCli(["run", "--probe", "fixtures.json", "--pass-env", "PROBE_CALL_LOG", "--fail-on", "never", "--", ...probeLaunch], { cwd: dir, env: { PROBE_CALL_LOG: callLog } });
+    const run = await runCli(["run", "--probe", "fixtures.json", "--pass-env", "PROBE_CALL_LOG", "--fail-on", "never", "--", ...probeLaunch], {
+      cwd: dir,
+      env: { PROBE_CALL_LOG: callLog },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("0 called, 0 blocked, 18 skipped");
     expect(calls(readCallLog(callLog))).toEqual([]);
@@ -66,6 +76,8 @@ describe("mcp-lint init-fixtures", () => {
   it("needs a server", async () => {
     const result = await runCli(["init-fixtures", "f.json"], { cwd: tempDir() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^mcp-lint: nothing to read: give a server command after -- \(mcp-lint init-fixtures fixtures\.json -- npx -y some-server\) or --url URL\n$/);
+    expect(result.stderr).toMatch(
+      /^mcp-lint: nothing to read: give a server command after -- \(mcp-lint init-fixtures fixtures\.json -- npx -y some-server\) or --url URL\n$/,
+    );
   });
 });

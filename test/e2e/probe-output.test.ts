@@ -43,7 +43,12 @@ describe("run --probe output", () => {
     });
     expect(result.code, result.stderr).toBe(0);
     const json = readFileSync(join(dir, "r.json"), "utf8");
-    for (const [channel, text] of [["stdout", result.stdout], ["stderr", result.stderr], ["json", json]] as const) expect(text, channel).not.toContain(SECRET);
+    for (const [channel, text] of [
+      ["stdout", result.stdout],
+      ["stderr", result.stderr],
+      ["json", json],
+    ] as const)
+      expect(text, channel).not.toContain(SECRET);
     const report = JSON.parse(json) as { probes: { label: string; response: string }[] };
     expect(report.probes[0]?.response).toContain("Record [redacted]");
     const banner = report.probes[1]?.response ?? "";
@@ -65,7 +70,10 @@ describe("run --probe output", () => {
 
   it("writes probe findings to SARIF as results of the P rules", async () => {
     const dir = tempDir();
-    const result = await runCli(["run", "--probe", probeFixtures("rules.json"), "--probe-timeout", "1", "--sarif", "r.sarif", "--fail-on", "never", "--", ...probeLaunch], { cwd: dir });
+    const result = await runCli(
+      ["run", "--probe", probeFixtures("rules.json"), "--probe-timeout", "1", "--sarif", "r.sarif", "--fail-on", "never", "--", ...probeLaunch],
+      { cwd: dir },
+    );
     expect(result.code, result.stderr).toBe(0);
     const log = JSON.parse(readFileSync(join(dir, "r.sarif"), "utf8"));
     expect(sarifErrors(log)).toBeNull();
@@ -100,6 +108,8 @@ describe("run --probe output", () => {
     const fixtures = writeJson(dir, "f.json", { version: 1, probes: [{ tool: "list_ids", alow_destructive: true }] });
     const result = await runCli(["run", "--probe", fixtures, "--", ...probeLaunch], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`mcp-lint: fixtures file ${fixtures}: probes[0]: unknown key "alow_destructive" (allowed: tool, label, args, expect_error, allow_destructive, skip)\n`);
+    expect(result.stderr).toBe(
+      `mcp-lint: fixtures file ${fixtures}: probes[0]: unknown key "alow_destructive" (allowed: tool, label, args, expect_error, allow_destructive, skip)\n`,
+    );
   });
 });

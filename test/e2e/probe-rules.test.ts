@@ -26,21 +26,29 @@ interface ProbeEntry {
 }
 
 let result: CliResult;
-let report: { findings: Finding[]; probes: ProbeEntry[]; score: { server: number; static_only: boolean; tools: Record<string, { waste: { cause: string; tokens: number; basis: string }[] }> } };
+let report: {
+  findings: Finding[];
+  probes: ProbeEntry[];
+  score: { server: number; static_only: boolean; tools: Record<string, { waste: { cause: string; tokens: number; basis: string }[] }> };
+};
 let log: LoggedEvent[];
 
 /** The findings of one rule on one tool, as [severity, message]. */
-const on = (tool: string, rule: string) => report.findings.filter((finding) => finding.tool === tool && finding.rule === rule).map((finding) => [finding.severity, finding.message]);
+const on = (tool: string, rule: string) =>
+  report.findings.filter((finding) => finding.tool === tool && finding.rule === rule).map((finding) => [finding.severity, finding.message]);
 const probe = (tool: string, label: string | null = null) => report.probes.find((entry) => entry.tool === tool && entry.label === label);
 
 beforeAll(async () => {
   if (!existsSync(cliPath)) throw new Error("dist/cli.js is missing: run npm run build first");
   const dir = tempDir();
   const callLog = join(dir, "calls.log");
-  result = await runCli(["run", "--probe", probeFixtures("rules.json"), "--probe-timeout", "2", "--pass-env", "PROBE_CALL_LOG", "--json", "r.json", "--", ...probeLaunch], {
-    cwd: dir,
-    env: { PROBE_CALL_LOG: callLog },
-  });
+  result = await runCli(
+    ["run", "--probe", probeFixtures("rules.json"), "--probe-timeout", "2", "--pass-env", "PROBE_CALL_LOG", "--json", "r.json", "--", ...probeLaunch],
+    {
+      cwd: dir,
+      env: { PROBE_CALL_LOG: callLog },
+    },
+  );
   report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
   log = readCallLog(callLog);
 }, 60_000);
@@ -54,7 +62,7 @@ describe("run --probe: the rules, end to end", () => {
   });
 
   it("P1: a huge unpaged file is an error, a big page a warning, a first page nothing", () => {
-    expect(on("read_big_file", "P1")).toEqual([["error", expect.stringContaining("Returned ~34,000 tokens (estimated; probe \"huge\"), over ~25,000")]]);
+    expect(on("read_big_file", "P1")).toEqual([["error", expect.stringContaining('Returned ~34,000 tokens (estimated; probe "huge"), over ~25,000')]]);
     expect(on("read_paged_file", "P1")).toEqual([["warning", expect.stringContaining('probe "big page"')]]);
     expect(report.findings.some((finding) => finding.rule === "P1" && finding.message.includes('"first page"'))).toBe(false);
   });
@@ -92,7 +100,10 @@ describe("run --probe: the rules, end to end", () => {
 
   it("cancels the hanging tool at --probe-timeout with notifications/cancelled and runs the probes after it", () => {
     const hang = probe("slow_export", "hangs");
-    expect(hang).toMatchObject({ status: "timeout", reason: expect.stringContaining("no answer within 2 s (--probe-timeout); the call was cancelled with notifications/cancelled") });
+    expect(hang).toMatchObject({
+      status: "timeout",
+      reason: expect.stringContaining("no answer within 2 s (--probe-timeout); the call was cancelled with notifications/cancelled"),
+    });
     expect(hang?.latency_ms).toBeGreaterThanOrEqual(1900);
     expect(hang?.latency_ms).toBeLessThan(6000);
     expect(probe("list_ids", "after the hang")?.status).toBe("ok");
@@ -101,16 +112,32 @@ describe("run --probe: the rules, end to end", () => {
 
   it("holds back what the gate must, and the server never sees it", () => {
     for (const label of ["should be blocked", "destructiveHint false", "string hint"]) {
-      expect(report.probes.find((entry) => entry.label === label)).toMatchObject({ status: "blocked", reason: expect.stringContaining('add "allow_destructive": true') });
+      expect(report.probes.find((entry) => entry.label === label)).toMatchObject({
+        status: "blocked",
+        reason: expect.stringContaining('add "allow_destructive": true'),
+      });
     }
-    expect(probe("get_record_helpful", "no id, not expected")).toMatchObject({ status: "blocked", reason: expect.stringContaining('missing required argument "record_id"') });
-    expect(probe("get_record_helpful", "wrong type")).toMatchObject({ status: "blocked", reason: expect.stringContaining('argument at "/record_id" must be string') });
+    expect(probe("get_record_helpful", "no id, not expected")).toMatchObject({
+      status: "blocked",
+      reason: expect.stringContaining('missing required argument "record_id"'),
+    });
+    expect(probe("get_record_helpful", "wrong type")).toMatchObject({
+      status: "blocked",
+      reason: expect.stringContaining('argument at "/record_id" must be string'),
+    });
     expect(probe("no_such_tool")?.status).toBe("blocked");
-    expect(probe("get_record_helpful", "unset variable")).toMatchObject({ status: "blocked", reason: expect.stringContaining("${MCP_LINT_TEST_UNSET_VARIABLE} is not set") });
+    expect(probe("get_record_helpful", "unset variable")).toMatchObject({
+      status: "blocked",
+      reason: expect.stringContaining("${MCP_LINT_TEST_UNSET_VARIABLE} is not set"),
+    });
     expect(probe("freeze", "skipped")?.status).toBe("skipped");
     const received = calls(log);
     expect(received.map(([tool]) => tool)).not.toEqual(expect.arrayContaining(["delete_record"]));
-    for (const tool of ["delete_record", "append_note", "rename_record", "no_such_tool", "freeze"]) expect(received.some(([name]) => name === tool), tool).toBe(false);
+    for (const tool of ["delete_record", "append_note", "rename_record", "no_such_tool", "freeze"])
+      expect(
+        received.some(([name]) => name === tool),
+        tool,
+      ).toBe(false);
     // Only the two expect_error probes of get_record_helpful reached it: no missing id, no number.
     expect(received.filter(([tool]) => tool === "get_record_helpful")).toEqual([
       ["get_record_helpful", { record_id: "no-such-record" }],

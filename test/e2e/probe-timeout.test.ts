@@ -15,17 +15,25 @@ async function probeRun(probes: unknown[], timeout: string) {
   const callLog = join(dir, "calls.log");
   const fixtures = writeJson(dir, "fixtures.json", { version: 1, probes });
   const started = Date.now();
-  const result = await runCli(["run", "--probe", fixtures, "--probe-timeout", timeout, "--pass-env", "PROBE_CALL_LOG", "--json", "r.json", "--fail-on", "never", "--", ...probeLaunch], {
-    cwd: dir,
-    env: { PROBE_CALL_LOG: callLog },
-  });
-  const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as { probes: { tool: string; label: string | null; status: string; reason: string | null; latency_ms: number | null }[] };
+  const result = await runCli(
+    ["run", "--probe", fixtures, "--probe-timeout", timeout, "--pass-env", "PROBE_CALL_LOG", "--json", "r.json", "--fail-on", "never", "--", ...probeLaunch],
+    {
+      cwd: dir,
+      env: { PROBE_CALL_LOG: callLog },
+    },
+  );
+  const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as {
+    probes: { tool: string; label: string | null; status: string; reason: string | null; latency_ms: number | null }[];
+  };
   return { result, report, log: readCallLog(callLog), seconds: (Date.now() - started) / 1000 };
 }
 
 describe("--probe-timeout", () => {
   it("cancels a hanging call with notifications/cancelled, records a timeout and reports the other probes", async () => {
-    const { result, report, log, seconds } = await probeRun([{ tool: "list_ids", label: "before" }, { tool: "slow_export" }, { tool: "list_ids", label: "after" }], "1.5");
+    const { result, report, log, seconds } = await probeRun(
+      [{ tool: "list_ids", label: "before" }, { tool: "slow_export" }, { tool: "list_ids", label: "after" }],
+      "1.5",
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(report.probes.map((entry) => [entry.label ?? entry.tool, entry.status])).toEqual([
       ["before", "ok"],
@@ -33,14 +41,19 @@ describe("--probe-timeout", () => {
       ["after", "ok"],
     ]);
     expect(report.probes[1]?.latency_ms).toBeGreaterThanOrEqual(1400);
-    expect(result.stdout).toMatch(/\n {2}slow_export +timeout +1,5\d\d ms\n {6}no answer within 1\.5 s \(--probe-timeout\); the call was cancelled with notifications\/cancelled\n/);
+    expect(result.stdout).toMatch(
+      /\n {2}slow_export +timeout +1,5\d\d ms\n {6}no answer within 1\.5 s \(--probe-timeout\); the call was cancelled with notifications\/cancelled\n/,
+    );
     expect(log).toContainEqual({ cancelled: "slow_export", reason: "no answer within 1.5 s (--probe-timeout)" });
     expect(calls(log).map(([tool]) => tool)).toEqual(["list_ids", "slow_export", "list_ids"]);
     expect(seconds).toBeLessThan(20);
   });
 
   it("stops a server that no longer answers, kills its process group and reports the rest as not run", async () => {
-    const { result, report, log, seconds } = await probeRun([{ tool: "list_ids" }, { tool: "freeze" }, { tool: "list_ids", label: "after" }, { tool: "list_projects" }], "1");
+    const { result, report, log, seconds } = await probeRun(
+      [{ tool: "list_ids" }, { tool: "freeze" }, { tool: "list_ids", label: "after" }, { tool: "list_projects" }],
+      "1",
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(report.probes.map((entry) => entry.status)).toEqual(["ok", "timeout", "not_run", "not_run"]);
     expect(report.probes[2]?.reason).toBe('the server stopped answering after the call to "freeze" timed out, so it was stopped');

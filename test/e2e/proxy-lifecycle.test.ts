@@ -49,7 +49,9 @@ describe("proxy lifecycle", () => {
     const proxied = await connectProxy(["--", process.execPath, fixture("big.mjs"), dir], { cwd: dir });
     await expect(proxied.client.callTool({ name: "quit", arguments: {} })).rejects.toThrow(/mcp-lint: |Connection closed/);
     expect(await proxied.exited).toBe(2);
-    expect(proxied.stderr().trim().split("\n").at(-1)).toBe(`mcp-lint: server ${JSON.stringify(process.execPath)} exited with code 4 while the client was connected`);
+    expect(proxied.stderr().trim().split("\n").at(-1)).toBe(
+      `mcp-lint: server ${JSON.stringify(process.execPath)} exited with code 4 while the client was connected`,
+    );
   });
 
   it("refuses a known-bad launch before starting anything (exit 1)", async () => {

@@ -2,12 +2,7 @@
 // logging, sampling, elicitation, roots, progress and cancellation, ids kept, in both modes.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { connectProxy, fixture, waitFor } from "../fixtures/servers/proxy/harness.js";
 import { runCli, tempDir } from "./helpers.js";
@@ -56,7 +51,7 @@ describe.each([
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
       role: "assistant",
       model: "test-model",
-      content: { type: "text", text: `echo ${(request.params.messages[0]?.content as { text: string }).text}` },
+      content: { type: "text", text: `echo ${(request.params.messages[0]?.content as { text: string } | undefined)?.text}` },
     }));
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { colour: "teal" } }));
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
@@ -82,7 +77,9 @@ describe.each([
     expect(progress).toEqual([1, 2, 3]);
     await waitFor(() => existsSync(join(dir, "cancelled")));
     // The server saw the call, and its cancellation, under the very id the client used: ids pass unchanged.
-    const call = proxied.sent.find((message) => "method" in message && message.method === "tools/call" && (message.params as { name?: string }).name === "count");
+    const call = proxied.sent.find(
+      (message) => "method" in message && message.method === "tools/call" && (message.params as { name?: string }).name === "count",
+    );
     expect(call !== undefined && "id" in call).toBe(true);
     expect(readFileSync(join(dir, "cancelled"), "utf8")).toBe(String((call as { id: number }).id));
 

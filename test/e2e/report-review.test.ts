@@ -35,10 +35,7 @@ describe("every inserted character is shown", () => {
     const base = `A detailed tool for dynamic weather lookups. ${FILLER.repeat(9)}`;
     expect(base.length).toBeGreaterThan(1400);
     const middle = base.indexOf("humidity", 700);
-    const after = `A very detailed tool for dynamic weather lookups. ${FILLER.repeat(9)}`.replace(
-      base.slice(middle + 4, middle + 4),
-      "",
-    );
+    const after = `A very detailed tool for dynamic weather lookups. ${FILLER.repeat(9)}`.replace(base.slice(middle + 4, middle + 4), "");
     const poisoned = `${after.slice(0, middle + 5)}${PAYLOAD} ${after.slice(middle + 5)}`;
     const { code, stdout, report } = await lockThenCheck([weatherTool(base)], [weatherTool(poisoned)]);
     expect(code).toBe(1);

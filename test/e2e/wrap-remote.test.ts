@@ -29,14 +29,22 @@ describe.skipIf(process.platform === "win32")("wrap --include-remote", () => {
 
     const text = readFileSync(config, "utf8");
     expect(text).toContain("// a remote server");
-    const entry = (JSON.parse(text.replace("  // a remote server\n", "")) as { mcpServers: { weather: { type: string; command: string; args: string[]; env: Record<string, string> } } }).mcpServers.weather;
+    const entry = (
+      JSON.parse(text.replace("  // a remote server\n", "")) as {
+        mcpServers: { weather: { type: string; command: string; args: string[]; env: Record<string, string> } };
+      }
+    ).mcpServers.weather;
     expect(entry.type).toBe("stdio");
     expect(entry.args).toEqual(["-y", `mcp-lint@${version}`, "proxy", "--header-env", "Authorization=MCP_LINT_HEADER_1", "--lock", lock, "--url", server.url]);
     expect(entry.env.MCP_LINT_HEADER_1).toBe(`Bearer ${token}`);
 
     // Launched as the client does: the entry's command and args, with its env.
     const bin = fakeNpx(dir);
-    const proxied = await connectProxy([], { cwd: dir, argv: [entry.command, ...entry.args], env: { ...entry.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` } });
+    const proxied = await connectProxy([], {
+      cwd: dir,
+      argv: [entry.command, ...entry.args],
+      env: { ...entry.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` },
+    });
     expect((await proxied.client.listTools()).tools.map((tool) => tool.name)).toEqual(["get_weather", "get_time"]);
     expect(await proxied.close()).toBe(0);
     expect(proxied.stderr()).toContain("2 tools listed, 2 served, 0 withheld");

@@ -12,7 +12,9 @@ export const claudeCodeReader: ConfigReader = {
     const projects = field(doc, "projects");
     if (isObject(projects)) {
       for (const path of Object.keys(projects)) {
-        servers.push(...readEntryMap(field(field(projects, path), "mcpServers"), { client: "claude-code", scope: `local ${path}` }, ["projects", path, "mcpServers"]));
+        servers.push(
+          ...readEntryMap(field(field(projects, path), "mcpServers"), { client: "claude-code", scope: `local ${path}` }, ["projects", path, "mcpServers"]),
+        );
       }
     }
     return { client: "claude-code", servers, notes: [] };

@@ -14,15 +14,7 @@ import { vscodeReader } from "./vscode.js";
 import { zedReader } from "./zed.js";
 
 /** Every reader, most specific first: ~/.claude.json also has `mcpServers`, so it is tried before the plain map. */
-export const READERS: readonly ConfigReader[] = [
-  claudeCodeReader,
-  vscodeReader,
-  zedReader,
-  codexReader,
-  gooseReader,
-  continueReader,
-  mcpServersReader,
-];
+export const READERS: readonly ConfigReader[] = [claudeCodeReader, vscodeReader, zedReader, codexReader, gooseReader, continueReader, mcpServersReader];
 
 /**
  * Read a client config file's text. `path` names it in messages and suggests the client for

@@ -73,7 +73,16 @@ function readKey(text: string, from: number): { path: string[]; end: number } | 
   }
 }
 
-const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([["b", "\b"], ["t", "\t"], ["n", "\n"], ["f", "\f"], ["r", "\r"], ["e", "\x1B"], ['"', '"'], ["\\", "\\"]]);
+const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ["b", "\b"],
+  ["t", "\t"],
+  ["n", "\n"],
+  ["f", "\f"],
+  ["r", "\r"],
+  ["e", "\x1B"],
+  ['"', '"'],
+  ["\\", "\\"],
+]);
 
 function readKeyPart(text: string, at: number): { value: string; end: number } | null {
   const quote = text[at];

@@ -11,7 +11,9 @@ const FLAGS: FlagTable = {
   values: flagSet(
     "--version --vers --git --branch --tag --rev --path --root --registry --index -j --jobs --target --target-dir --features -F --profile --config -Z --bin --example --color",
   ),
-  booleans: flagSet("--locked --force -f --no-track --debug --all-features --no-default-features --offline --frozen -q --quiet -v --verbose --list --ignore-rust-version --bins --examples --no-confirm -y"),
+  booleans: flagSet(
+    "--locked --force -f --no-track --debug --all-features --no-default-features --offline --frozen -q --quiet -v --verbose --list --ignore-rust-version --bins --examples --no-confirm -y",
+  ),
   aliases: { "--vers": "--version" },
 };
 
@@ -50,9 +52,11 @@ export const cargo: CommandHandler = {
       const display = safeDisplay(git);
       const base = { ecosystem: "crates.io" as const, name: null, display, role: "main" as const, resolves: { type: "none" as const }, launcher };
       if (rev !== null && isFullCommit(rev)) return result;
-      result.packages.push(rev === null
-        ? { ...base, verdict: "unpinned_source", reason: "git_no_ref" }
-        : { ...base, verdict: "unpinned_source", reason: "git_ref", spec: safeDisplay(rev) });
+      result.packages.push(
+        rev === null
+          ? { ...base, verdict: "unpinned_source", reason: "git_no_ref" }
+          : { ...base, verdict: "unpinned_source", reason: "git_ref", spec: safeDisplay(rev) },
+      );
       return result;
     }
     const crates = [...walk.positionals, ...walk.rest];

@@ -16,7 +16,36 @@ const FLAGS: FlagTable = {
 };
 
 const RUNNERS = new Set(["run", "serve"]);
-const OTHER = new Set(["task", "install", "uninstall", "compile", "eval", "repl", "test", "fmt", "lint", "cache", "check", "bench", "doc", "info", "init", "upgrade", "add", "remove", "outdated", "publish", "jupyter", "coverage", "clean", "types", "completions", "vendor", "lsp", "bundle"]);
+const OTHER = new Set([
+  "task",
+  "install",
+  "uninstall",
+  "compile",
+  "eval",
+  "repl",
+  "test",
+  "fmt",
+  "lint",
+  "cache",
+  "check",
+  "bench",
+  "doc",
+  "info",
+  "init",
+  "upgrade",
+  "add",
+  "remove",
+  "outdated",
+  "publish",
+  "jupyter",
+  "coverage",
+  "clean",
+  "types",
+  "completions",
+  "vendor",
+  "lsp",
+  "bundle",
+]);
 
 /** Split `name[@version][/sub/path]` of an npm: or jsr: specifier. */
 function splitSpecifier(text: string): { name: string; version: string | null } | null {

@@ -7,9 +7,14 @@ import { hasVariable, MAX_SPEC, safeDisplay } from "../tokens.js";
 import { type CommandHandler, emptyParse } from "../types.js";
 import { addFrom, missing, noteStop } from "./common.js";
 
-const VALUES = "-C -p -tags -ldflags -gcflags -asmflags -mod -modfile -overlay -pgo -exec -toolexec -pkgdir -buildmode -buildvcs -compiler -gccgoflags -installsuffix -o -coverpkg -covermode";
+const VALUES =
+  "-C -p -tags -ldflags -gcflags -asmflags -mod -modfile -overlay -pgo -exec -toolexec -pkgdir -buildmode -buildvcs -compiler -gccgoflags -installsuffix -o -coverpkg -covermode";
 const BOOLEANS = "-a -n -race -msan -asan -cover -v -work -x -trimpath -linkshared";
-const double = (list: string) => `${list} ${list.split(" ").map((flag) => `-${flag}`).join(" ")}`;
+const double = (list: string) =>
+  `${list} ${list
+    .split(" ")
+    .map((flag) => `-${flag}`)
+    .join(" ")}`;
 
 const FLAGS: FlagTable = { values: flagSet(double(VALUES)), booleans: flagSet(double(BOOLEANS)) };
 

@@ -19,21 +19,4 @@ import { uvx } from "./uvx.js";
 import { yarn } from "./yarn.js";
 
 /** Every launcher; a command name belongs to the first launcher that lists it. */
-export const LAUNCHERS: readonly CommandHandler[] = [
-  npx,
-  npm,
-  pnpm,
-  yarn,
-  bunx,
-  uvx,
-  uv,
-  pipx,
-  pip,
-  python,
-  docker,
-  deno,
-  go,
-  dnx,
-  cargo,
-  local,
-];
+export const LAUNCHERS: readonly CommandHandler[] = [npx, npm, pnpm, yarn, bunx, uvx, uv, pipx, pip, python, docker, deno, go, dnx, cargo, local];

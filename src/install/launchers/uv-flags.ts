@@ -2,8 +2,7 @@
 
 import { type FlagTable, flagSet } from "../flags.js";
 
-const GLOBAL_VALUES =
-  "--directory --project --cache-dir --config-file --color --python-preference --allow-insecure-host";
+const GLOBAL_VALUES = "--directory --project --cache-dir --config-file --color --python-preference --allow-insecure-host";
 const GLOBAL_BOOLEANS =
   "-q --quiet -v --verbose --offline --no-cache -n --native-tls --no-progress --no-config --preview --managed-python --no-managed-python --no-python-downloads --help -h";
 

@@ -23,7 +23,10 @@ export function parseRequirement(text: string): Requirement | null {
   let rest = (match[3] as string).trim();
   if (rest.startsWith("@")) {
     // `(?<!\s)`: start only at the first space of a run, or each later space rescans the run.
-    const url = rest.slice(1).replace(/(?<!\s)\s+;.*$/s, "").trim();
+    const url = rest
+      .slice(1)
+      .replace(/(?<!\s)\s+;.*$/s, "")
+      .trim();
     return url === "" ? null : { name, specifier: "", url };
   }
   rest = rest.replace(/;.*$/s, "").trim();

@@ -4,7 +4,17 @@ import { commandName } from "../tokens.js";
 import { type CommandHandler, emptyParse } from "../types.js";
 
 // Parameters that take a value; PowerShell accepts any unique prefix of a parameter name.
-const VALUE_PARAMETERS = ["executionpolicy", "windowstyle", "inputformat", "outputformat", "configurationname", "workingdirectory", "version", "settingsfile", "custompipename"];
+const VALUE_PARAMETERS = [
+  "executionpolicy",
+  "windowstyle",
+  "inputformat",
+  "outputformat",
+  "configurationname",
+  "workingdirectory",
+  "version",
+  "settingsfile",
+  "custompipename",
+];
 const SWITCHES = ["noprofile", "nologo", "noninteractive", "noexit", "sta", "mta", "login", "noprofileloadtime", "interactive"];
 const ALIASES: Readonly<Record<string, string>> = {
   c: "command",

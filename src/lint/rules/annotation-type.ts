@@ -30,7 +30,8 @@ export const annotationType: Rule = {
         }
       }
       const title = own(annotations, "title");
-      if (title !== undefined && typeof title !== "string") report.tool(view, "warning", "/annotations/title", { reason: "title", key: "title", value: shown(title) });
+      if (title !== undefined && typeof title !== "string")
+        report.tool(view, "warning", "/annotations/title", { reason: "title", key: "title", value: shown(title) });
     }
   },
 };

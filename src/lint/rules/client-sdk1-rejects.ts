@@ -25,14 +25,21 @@ export const clientSdk1Rejects: Rule = {
           continue;
         }
         const type = own(root, "type");
-        if (type !== "object") report.tool(view, "info", type === undefined ? base : `${base}/type`, { schema, reason: "type", value: JSON.stringify(type ?? null).slice(0, 60) });
+        if (type !== "object")
+          report.tool(view, "info", type === undefined ? base : `${base}/type`, { schema, reason: "type", value: JSON.stringify(type ?? null).slice(0, 60) });
         const properties = own(root, "properties");
         if (properties !== undefined && !isObject(properties)) {
           report.tool(view, "info", `${base}/properties`, { schema, reason: "properties" });
         } else if (isObject(properties)) {
           for (const name of Object.keys(properties)) {
             const property = properties[name];
-            if (!isObject(property)) report.tool(view, "info", childPointer(`${base}/properties`, name), { schema, reason: "property", name, value: JSON.stringify(property ?? null).slice(0, 60) });
+            if (!isObject(property))
+              report.tool(view, "info", childPointer(`${base}/properties`, name), {
+                schema,
+                reason: "property",
+                name,
+                value: JSON.stringify(property ?? null).slice(0, 60),
+              });
           }
         }
         const required = own(root, "required");

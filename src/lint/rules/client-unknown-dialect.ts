@@ -13,7 +13,10 @@ const KNOWN = new Set([
 ]);
 
 function known(dialect: string): boolean {
-  const bare = dialect.trim().replace(/#$/, "").replace(/^https?:\/\//, "");
+  const bare = dialect
+    .trim()
+    .replace(/#$/, "")
+    .replace(/^https?:\/\//, "");
   return KNOWN.has(bare);
 }
 

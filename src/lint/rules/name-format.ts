@@ -7,9 +7,7 @@ import type { Rule } from "./rule.js";
 export const MAX_NAME_LENGTH = 128;
 
 function allowed(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x2d || code === 0x2e
-  );
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x2d || code === 0x2e;
 }
 
 /** name-format rule. */

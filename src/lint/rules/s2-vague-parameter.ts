@@ -22,7 +22,9 @@ export function vagueParameterPaths(view: ToolView): Map<string, string> {
   visit(root, "/inputSchema");
   for (const keyword of ["anyOf", "oneOf", "allOf"]) {
     const branches = own(root, keyword);
-    if (Array.isArray(branches)) (branches as unknown[]).forEach((branch, index) => visit(branch, `/inputSchema/${keyword}/${index}`));
+    if (Array.isArray(branches)) {
+      for (const [index, branch] of (branches as unknown[]).entries()) visit(branch, `/inputSchema/${keyword}/${index}`);
+    }
   }
   return out;
 }

@@ -16,7 +16,8 @@ const BOUNDING = new Set(
 
 // A parameter whose name says nothing of the kind can still narrow the list; its description then
 // says so ("API group to filter by", "only show namespaced resources").
-const BOUNDING_DESCRIPTION = /\b(?:filter|filters|filtered|only|limit|limits|maximum|max|page|paginate|cursor|offset|restrict|restricts|narrow|narrows|matching)\b/i;
+const BOUNDING_DESCRIPTION =
+  /\b(?:filter|filters|filtered|only|limit|limits|maximum|max|page|paginate|cursor|offset|restrict|restricts|narrow|narrows|matching)\b/i;
 
 /** True when a parameter's name or description says it bounds or narrows the result. */
 function bounds(name: string, schema: unknown): boolean {

@@ -28,7 +28,10 @@ export function looksLikeError(result: JsonObject): boolean {
   const texts = content.filter((block: unknown): block is JsonObject => isJsonObject(block) && block.type === "text" && typeof block.text === "string");
   // Only a result made of text: an image or resource next to the text is real output.
   if (texts.length !== content.length) return false;
-  const text = texts.map((block) => block.text as string).join("\n").trim();
+  const text = texts
+    .map((block) => block.text as string)
+    .join("\n")
+    .trim();
   if (text === "" || text.length > MAX_ERROR_CHARS) return false;
   const firstLine = text.slice(0, text.indexOf("\n") < 0 ? text.length : text.indexOf("\n"));
   if (ERROR_STARTS.some((pattern) => pattern.test(firstLine))) return true;

@@ -60,7 +60,12 @@ export interface Unwrapped {
  * then `--` and the server. Null for any other argv, so nothing is wrapped twice.
  */
 export function unwrapArgv(argv: readonly string[]): Unwrapped | null {
-  const command = (argv[0] ?? "").split(/[\\/]/).pop()?.replace(/\.(cmd|exe)$/i, "").toLowerCase() ?? "";
+  const command =
+    (argv[0] ?? "")
+      .split(/[\\/]/)
+      .pop()
+      ?.replace(/\.(cmd|exe)$/i, "")
+      .toLowerCase() ?? "";
   let at = 1;
   if (command === "npx" || command === "bunx" || command === "pnpx") {
     while (at < argv.length && /^(-y|--yes|--quiet|-q)$/.test(argv[at] as string)) at++;

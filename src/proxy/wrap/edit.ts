@@ -259,7 +259,11 @@ function locateYaml(text: string, at: DocPath): Place {
 
 /** A YAML scalar: plain when it reads back as the same string in any context, double-quoted (JSON's escapes) otherwise. */
 function yamlLiteral(value: string): string {
-  const plain = /^[A-Za-z0-9_][A-Za-z0-9_./@+=-]*$/.test(value) && !/^(?:true|false|null|yes|no|on|off|y|n|~)$/i.test(value) && !/^[-+]?[0-9._]+(?:e[-+]?[0-9]+)?$/i.test(value) && !/^0[xob]/i.test(value);
+  const plain =
+    /^[A-Za-z0-9_][A-Za-z0-9_./@+=-]*$/.test(value) &&
+    !/^(?:true|false|null|yes|no|on|off|y|n|~)$/i.test(value) &&
+    !/^[-+]?[0-9._]+(?:e[-+]?[0-9]+)?$/i.test(value) &&
+    !/^0[xob]/i.test(value);
   return plain ? value : JSON.stringify(value);
 }
 

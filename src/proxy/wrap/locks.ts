@@ -42,14 +42,13 @@ export function isUserLevel(configPath: string, context: Omit<LocationContext, "
  * `lockDir` (the `--lock-dir` flag) replaces both roots: `<lockDir>/<client>/<name>.lock`. Names are
  * made safe for a file name; a scoped entry (a project inside ~/.claude.json) gets a short hash of its scope.
  */
-export function lockPathFor(
-  configPath: string,
-  server: ConfigServer,
-  context: Omit<LocationContext, "cwd">,
-  lockDir: string | null,
-): string {
+export function lockPathFor(configPath: string, server: ConfigServer, context: Omit<LocationContext, "cwd">, lockDir: string | null): string {
   const path = context.platform === "win32" ? win32 : posix;
-  const safe = server.name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_").slice(0, 80) || "_";
+  const safe =
+    server.name
+      .replace(/[^A-Za-z0-9._-]/g, "_")
+      .replace(/^\.+/, "_")
+      .slice(0, 80) || "_";
   const scoped = server.scope === null ? "" : `-${createHash("sha256").update(server.scope).digest("hex").slice(0, 8)}`;
   const file = `${safe}${scoped}.lock`;
   if (lockDir !== null) return path.join(path.resolve(lockDir), server.client, file);

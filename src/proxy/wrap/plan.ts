@@ -71,7 +71,12 @@ export function wrapCandidates(
     }
     if (server.launch === null) {
       const remote = server.transport === "http" || server.transport === "sse";
-      if (!remote) skipped.push({ server, reason: server.transport === "ws" ? "remote" : "not_launched", ...(server.transport === "ws" ? { detail: "a WebSocket server, which the proxy does not speak" } : {}) });
+      if (!remote)
+        skipped.push({
+          server,
+          reason: server.transport === "ws" ? "remote" : "not_launched",
+          ...(server.transport === "ws" ? { detail: "a WebSocket server, which the proxy does not speak" } : {}),
+        });
       else if (!includeRemote) skipped.push({ server, reason: "remote" });
       else {
         const found = remoteCandidate(server, valueAt(parsed, server.at), document.syntax);
@@ -174,7 +179,13 @@ export function wrapText(
     expected.set(atKey(choice.candidate.server), [launcherCommand(launcher), ...args]);
   }
   for (const choice of choices) {
-    const spec: WrapSpec = { version, launcher, lock: choice.lock, passEnv: choice.candidate.passEnv, argsAbsent: !hasArgs(text, path, choice.candidate.server) };
+    const spec: WrapSpec = {
+      version,
+      launcher,
+      lock: choice.lock,
+      passEnv: choice.candidate.passEnv,
+      argsAbsent: !hasArgs(text, path, choice.candidate.server),
+    };
     try {
       edits.push(...wrapEdits(text, syntax, choice.candidate.server.at, launcherCommand(launcher), wrapPrefix(spec)));
       wrapped.push(choice);
@@ -185,11 +196,18 @@ export function wrapText(
   }
   const result = applyEdits(text, edits);
   for (const choice of wrapped) {
-    const spec: WrapSpec = { version, launcher, lock: choice.lock, passEnv: choice.candidate.passEnv, argsAbsent: !hasArgs(text, path, choice.candidate.server) };
+    const spec: WrapSpec = {
+      version,
+      launcher,
+      lock: choice.lock,
+      passEnv: choice.candidate.passEnv,
+      argsAbsent: !hasArgs(text, path, choice.candidate.server),
+    };
     expected.set(atKey(choice.candidate.server), wrappedArgv(spec, choice.candidate.argv));
   }
   checkReadBack(text, result, path, expected);
-  if (unwrapText(result, path, new Set(expected.keys())).text !== text) throw new EntryEditError("unwrapping the result would not give back the original bytes");
+  if (unwrapText(result, path, new Set(expected.keys())).text !== text)
+    throw new EntryEditError("unwrapping the result would not give back the original bytes");
   return { text: result, wrapped, wrappedRemote: [...remoteChoices], skipped };
 }
 
@@ -218,7 +236,8 @@ export function unwrapText(text: string, path: string, only?: ReadonlySet<string
       if (parts.remote) {
         // A remote entry was rewritten whole; its original text is kept in its env.
         const original = field(field(valueAt(parseConfigText(text, path).value, server.at), "env"), ORIGINAL_ENTRY_VARIABLE);
-        if (document.syntax !== "json" || typeof original !== "string") throw new EntryEditError(`it runs the proxy with --url but its env has no ${ORIGINAL_ENTRY_VARIABLE} to restore`);
+        if (document.syntax !== "json" || typeof original !== "string")
+          throw new EntryEditError(`it runs the proxy with --url but its env has no ${ORIGINAL_ENTRY_VARIABLE} to restore`);
         edits.push(replaceEntryEdit(text, server.at, original));
         unwrapped.push({ server, lock: parts.lock });
         expected.set(atKey(server), []);
@@ -252,7 +271,9 @@ function checkReadBack(before: string, after: string, path: string, changed: Rea
   for (const [key, server] of oldServers) {
     const want = changed.get(key);
     const got = newServers.get(key);
-    const ok = got !== undefined && (want === undefined ? shape(got) === shape(server) : JSON.stringify(got.launch) === JSON.stringify(want.length === 0 ? null : { argv: want }));
+    const ok =
+      got !== undefined &&
+      (want === undefined ? shape(got) === shape(server) : JSON.stringify(got.launch) === JSON.stringify(want.length === 0 ? null : { argv: want }));
     if (!ok) throw new EntryEditError(`the edited file does not read back as intended at ${key}`);
   }
 }

@@ -217,8 +217,8 @@ const ESCAPES: Readonly<Record<string, string>> = { b: "\b", t: "\t", n: "\n", f
 
 function decodeKey(raw: string): string {
   if (raw.startsWith("'")) return raw.slice(1, -1);
-  return raw.slice(1, -1).replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|.)/g, (_, escape: string) => {
-    if (/^[uUx]/.test(escape)) return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
-    return ESCAPES[escape] ?? escape;
+  return raw.slice(1, -1).replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|.)/g, (_, sequence: string) => {
+    if (/^[uUx]/.test(sequence)) return String.fromCodePoint(Number.parseInt(sequence.slice(1), 16));
+    return ESCAPES[sequence] ?? sequence;
   });
 }

@@ -1,17 +1,6 @@
 /** prefixItems, items (schema or draft-07 tuple), additionalItems and contains, judged position by position. */
 
-import {
-  compareSlot,
-  descend,
-  emit,
-  keyPath,
-  malformed,
-  narrowerOrEqual,
-  type Rule,
-  type SchemaNode,
-  sidePath,
-  textAdded,
-} from "../context.js";
+import { compareSlot, descend, emit, keyPath, malformed, narrowerOrEqual, type Rule, type SchemaNode, sidePath, textAdded } from "../context.js";
 import { sameValidation } from "../finding.js";
 import { childPath, isEmptySchema, type JsonObject, own } from "../json.js";
 
@@ -78,14 +67,7 @@ function compareTuple(node: SchemaNode): void {
   const restKey = now.rest !== undefined ? now.restKey : was.restKey;
   compareSlot(node, was.rest, now.rest, keyPath(node, restKey), restKey, "additional_allowed");
   // additionalItems next to a non-tuple items is ignored by validators; still report its changes.
-  compareSlot(
-    node,
-    was.stray,
-    now.stray,
-    keyPath(node, "additionalItems"),
-    "additionalItems",
-    "additional_allowed",
-  );
+  compareSlot(node, was.stray, now.stray, keyPath(node, "additionalItems"), "additionalItems", "additional_allowed");
 }
 
 /**

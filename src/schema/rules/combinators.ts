@@ -1,15 +1,6 @@
 /** allOf, anyOf and oneOf: members are matched order-insensitively, then judged by how the combination reacts. */
 
-import {
-  acceptsNoMoreThan,
-  emit,
-  keyPath,
-  malformed,
-  narrowerOrEqual,
-  type Rule,
-  type SchemaNode,
-  textAdded,
-} from "../context.js";
+import { acceptsNoMoreThan, emit, keyPath, malformed, narrowerOrEqual, type Rule, type SchemaNode, textAdded } from "../context.js";
 import { hasWidening, type SchemaFinding, sameValidation } from "../finding.js";
 import { canonical, childPath, isObject, mentionsAny, own } from "../json.js";
 import { keywordInfo, linkKeywords } from "../keywords.js";
@@ -56,13 +47,7 @@ interface Pair {
   readonly findings: readonly SchemaFinding[];
 }
 
-function compareMembers(
-  node: SchemaNode,
-  key: string,
-  combine: Combine,
-  before: readonly unknown[],
-  after: readonly unknown[],
-): void {
+function compareMembers(node: SchemaNode, key: string, combine: Combine, before: readonly unknown[], after: readonly unknown[]): void {
   const base = keyPath(node, key);
   const pairs: Pair[] = [];
   const freeB = new Set(before.keys());
@@ -87,8 +72,7 @@ function compareMembers(
 
   // 2. Pairs that change nothing that matters: for allOf/anyOf the new member is no looser; for oneOf,
   //    where a stricter branch can let more instances through, only text may differ.
-  const acceptable = (fs: readonly SchemaFinding[]): boolean =>
-    combine === "one" ? sameValidation(fs) : !hasWidening(fs);
+  const acceptable = (fs: readonly SchemaFinding[]): boolean => (combine === "one" ? sameValidation(fs) : !hasWidening(fs));
   //    Pairs that change nothing at all go first, then the ones with the fewest findings, so a new member
   //    that fits inside an old one never takes the place of that old member's unchanged copy.
   if (freeA.size * freeB.size <= MAX_TRIAL_PAIRS) {
@@ -140,9 +124,7 @@ function compareMembers(
       emit(node, "all_of_member_added", path, { index: a });
     } else if (combine === "any") {
       // A new alternative inside an old one accepts nothing new.
-      const covered =
-        beforeSet.has(afterText[a] ?? "") ||
-        (affordable(before, freeA) && before.some((m) => narrowerOrEqual(node, m, after[a], path)));
+      const covered = beforeSet.has(afterText[a] ?? "") || (affordable(before, freeA) && before.some((m) => narrowerOrEqual(node, m, after[a], path)));
       const args = { keyword: key, index: a, accepts: describeSchema(after[a]) };
       emit(node, covered ? "branch_added_covered" : "branch_added", path, args);
     } else {
@@ -188,10 +170,7 @@ function affordable(members: readonly unknown[], leftovers: ReadonlySet<number>)
  */
 function removalIsHarmless(node: SchemaNode, combine: Combine, members: readonly unknown[]): boolean {
   if (combine === "one") return members.length === 1 && isTrivial(members[0]);
-  return (
-    members.some((m) => isTrivial(m)) ||
-    (members.length <= MAX_TRIAL_PAIRS && members.some((m) => narrowerOrEqual(node, m, node.after, node.path)))
-  );
+  return members.some((m) => isTrivial(m)) || (members.length <= MAX_TRIAL_PAIRS && members.some((m) => narrowerOrEqual(node, m, node.after, node.path)));
 }
 
 /** What makes two members look like versions of one another. */

@@ -56,14 +56,7 @@ function nameSetKey(value: unknown): string {
 }
 
 /** A schema applied when the trigger is present: added narrows (its name is text), removed widens. */
-function compareSchemaEntry(
-  node: SchemaNode,
-  key: string,
-  before: unknown,
-  after: unknown,
-  path: string,
-  name: string,
-): void {
+function compareSchemaEntry(node: SchemaNode, key: string, before: unknown, after: unknown, path: string, name: string): void {
   if (before === undefined && after !== undefined) {
     emit(node, "dependent_schema_added", path, { name });
     emit(node, "name_added", path, { keyword: key, name });
@@ -77,14 +70,7 @@ function compareSchemaEntry(
 }
 
 /** draft-07 dependencies: each entry is a name list or a schema, and may switch between the two. */
-function compareDependency(
-  node: SchemaNode,
-  key: string,
-  before: unknown,
-  after: unknown,
-  path: string,
-  name: string,
-): void {
+function compareDependency(node: SchemaNode, key: string, before: unknown, after: unknown, path: string, name: string): void {
   const beforeList = Array.isArray(before);
   const afterList = Array.isArray(after);
   if (beforeList || afterList) {

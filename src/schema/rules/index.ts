@@ -36,6 +36,4 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** The rule that owns each role. */
-export const RULE_BY_ROLE: ReadonlyMap<KeywordRole, Rule> = new Map(
-  RULES.flatMap((rule) => rule.roles.map((role) => [role, rule] as const)),
-);
+export const RULE_BY_ROLE: ReadonlyMap<KeywordRole, Rule> = new Map(RULES.flatMap((rule) => rule.roles.map((role) => [role, rule] as const)));

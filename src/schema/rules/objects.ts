@@ -1,16 +1,6 @@
 /** properties, patternProperties and additionalProperties, judged together: each decides what the others cover. */
 
-import {
-  compareSlot,
-  descend,
-  emit,
-  keyPath,
-  malformed,
-  narrowerOrEqual,
-  type Rule,
-  type SchemaNode,
-  textAdded,
-} from "../context.js";
+import { compareSlot, descend, emit, keyPath, malformed, narrowerOrEqual, type Rule, type SchemaNode, textAdded } from "../context.js";
 import { childPath, isEmptySchema, isObject, type JsonObject, own } from "../json.js";
 import { patternMatches } from "../regex.js";
 import { unionKeys } from "../shape.js";
@@ -140,7 +130,5 @@ function removedPatternCovered(node: SchemaNode, pattern: string, was: unknown, 
   const patterns = map(node.after, "patternProperties");
   if (!Object.keys(patterns).every((p) => narrower(patterns[p]))) return false;
   const properties = map(node.after, "properties");
-  return Object.keys(properties).every(
-    (name) => patternMatches(pattern, name) === false || narrower(properties[name]),
-  );
+  return Object.keys(properties).every((name) => patternMatches(pattern, name) === false || narrower(properties[name]));
 }

@@ -17,8 +17,7 @@ export function compareReference(node: SchemaNode, key: string): void {
   const before = own(node.before, key);
   const after = own(node.after, key);
   const path = keyPath(node, key);
-  const changed = (): void =>
-    emit(node, "reference_changed", path, { keyword: key, before: showValue(before), after: showValue(after) });
+  const changed = (): void => emit(node, "reference_changed", path, { keyword: key, before: showValue(before), after: showValue(after) });
   if (typeof before !== "string" || typeof after !== "string") {
     if (before === undefined && typeof after === "string") referenceAdded(node, key, after, path, changed);
     else if (!deepEqual(before, after)) changed();
@@ -27,10 +26,7 @@ export function compareReference(node: SchemaNode, key: string): void {
   const was = node.engine.resolve("before", node.bases.before, before);
   const now = node.engine.resolve("after", node.bases.after, after);
   if (was === undefined || now === undefined) {
-    const same =
-      was === undefined &&
-      now === undefined &&
-      absoluteRef(before, node.bases.before) === absoluteRef(after, node.bases.after);
+    const same = was === undefined && now === undefined && absoluteRef(before, node.bases.before) === absoluteRef(after, node.bases.after);
     if (!same) changed();
     return;
   }

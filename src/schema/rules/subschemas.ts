@@ -24,19 +24,11 @@ export const subschemasRule: Rule = {
  * Under `not` a stricter schema accepts more, a changed `if` moves which branch applies, and contentSchema
  * is an assertion on decoded content we cannot follow: every non-text change widens. Text inside is still text.
  */
-function compareOpaque(
-  node: SchemaNode,
-  info: KeywordInfo,
-  key: string,
-  before: unknown,
-  after: unknown,
-  path: string,
-): void {
+function compareOpaque(node: SchemaNode, info: KeywordInfo, key: string, before: unknown, after: unknown, path: string): void {
   if (before === undefined && after === undefined) return;
   // An `if` with no `then` or `else` on the side that lacks it constrains nothing: adding one is only a new
   // constraint, and removing one that had nothing to choose between changes nothing.
-  const alone = (side: JsonObject): boolean =>
-    info.group === "conditional" && !Object.hasOwn(side, "then") && !Object.hasOwn(side, "else");
+  const alone = (side: JsonObject): boolean => info.group === "conditional" && !Object.hasOwn(side, "then") && !Object.hasOwn(side, "else");
   if (before === undefined) {
     emit(node, alone(node.before) ? "subschema_added" : (info.added ?? "subschema_added"), path, { keyword: key });
     textAdded(node, path, after);

@@ -50,7 +50,9 @@ describe("check-config with a 200 KB or 2 MB argument", () => {
         const text = JSON.stringify({ mcpServers: { big: { command: "npx", args: ["-y", "some-server@1.2.3", "--data", big] } } });
         const { value: output, ms } = timed(() => {
           const document = readConfigText(text, "/p/.cursor/mcp.json");
-          const files = [{ file: "/p/.cursor/mcp.json", document, servers: document.servers.map((server) => ({ server, findings: lintServer(server, knownBad) })) }];
+          const files = [
+            { file: "/p/.cursor/mcp.json", document, servers: document.servers.map((server) => ({ server, findings: lintServer(server, knownBad) })) },
+          ];
           return { findings: files[0]?.servers[0]?.findings, terminal: renderConfigReport(files, "info"), json: JSON.stringify(configJsonReport(files)) };
         });
         expect(ms, `${shape}: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
@@ -67,7 +69,10 @@ describe("check-config with a 200 KB or 2 MB argument", () => {
         const { value: findings, ms } = timed(() => lintLaunch(["npx", "-y", big], knownBad));
         expect(ms, `${shape} as a package: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
         // Far longer than any package name: reported as not checked, shown capped.
-        expect(findings.map((finding) => [finding.kind, finding.args.reason]), shape).toEqual([["unparsed", "too_long"]]);
+        expect(
+          findings.map((finding) => [finding.kind, finding.args.reason]),
+          shape,
+        ).toEqual([["unparsed", "too_long"]]);
         expect((findings[0]?.package ?? "").length).toBeLessThan(260);
       }
       // Inline code that runs a known-bad package, behind a megabyte of padding: still refused.

@@ -53,7 +53,14 @@ describe("client formats", () => {
     expect(doc.client).toBe("claude-code");
     const api = byName(doc, "api");
     expect(api.launch).toEqual({
-      argv: ["${HOME}/.local/bin/uvx", "--from", "git+https://github.com/acme/api-mcp@main", "api-mcp", "--token", "${API_TOKEN:-SECRET-claude-code-default-1010}"],
+      argv: [
+        "${HOME}/.local/bin/uvx",
+        "--from",
+        "git+https://github.com/acme/api-mcp@main",
+        "api-mcp",
+        "--token",
+        "${API_TOKEN:-SECRET-claude-code-default-1010}",
+      ],
     });
     expect(byName(doc, "docs")).toMatchObject({ transport: "sse", remote: "(url not parsed)" });
   });
@@ -62,7 +69,9 @@ describe("client formats", () => {
     const doc = readFixture("cursor/.cursor/mcp.json");
     expect(doc.client).toBe("cursor");
     expect(byName(doc, "context7")).toMatchObject({ transport: "http", remote: "https://mcp.context7.com", launch: null });
-    expect(byName(doc, "supabase").launch).toMatchObject({ argv: ["npx", "-y", "@supabase/mcp-server-supabase@${env:SUPABASE_MCP_VERSION}", "--access-token", "SECRET-cursor-arg-1313"] });
+    expect(byName(doc, "supabase").launch).toMatchObject({
+      argv: ["npx", "-y", "@supabase/mcp-server-supabase@${env:SUPABASE_MCP_VERSION}", "--access-token", "SECRET-cursor-arg-1313"],
+    });
   });
 
   it("VS Code user settings.json: mcp.servers next to editor settings (JSONC)", () => {
@@ -217,7 +226,10 @@ describe("entries", () => {
   });
 
   it("keeps a server named __proto__ or constructor in JSON, TOML and YAML (issue 9: it silently disappeared)", () => {
-    const json = readConfigText('{"mcpServers": {"__proto__": {"command": "npx", "args": ["-y", "a"]}, "constructor": {"command": "uvx", "args": ["b"]}}}', "/p/.cursor/mcp.json");
+    const json = readConfigText(
+      '{"mcpServers": {"__proto__": {"command": "npx", "args": ["-y", "a"]}, "constructor": {"command": "uvx", "args": ["b"]}}}',
+      "/p/.cursor/mcp.json",
+    );
     const toml = readConfigText('[mcp_servers.__proto__]\ncommand = "npx"\n\n[mcp_servers]\nconstructor = { command = "uvx" }\n', "/h/.codex/config.toml");
     const yaml = readConfigText("extensions:\n  __proto__:\n    cmd: npx\n  constructor:\n    cmd: uvx\n", "/h/.config/goose/config.yaml");
     for (const doc of [json, toml, yaml]) {
@@ -227,7 +239,10 @@ describe("entries", () => {
   });
 
   it("reads values into objects with no prototype, so no lookup reaches Object.prototype", () => {
-    const doc = readConfigText('{"mcpServers": {"a": {"type": "constructor", "command": "npx"}, "b": {"type": "toString", "url": "https://x.example"}}}', "/p/.mcp.json");
+    const doc = readConfigText(
+      '{"mcpServers": {"a": {"type": "constructor", "command": "npx"}, "b": {"type": "toString", "url": "https://x.example"}}}',
+      "/p/.mcp.json",
+    );
     expect(doc.servers.map((server) => [server.name, server.transport, server.launch !== null])).toEqual([
       ["a", "stdio", true],
       ["b", "http", false],
@@ -257,7 +272,14 @@ describe("entries", () => {
   });
 
   it("keeps no environment or header value in what it returns", () => {
-    for (const path of ["claude-desktop/claude_desktop_config.json", "claude-code/.claude.json", "vscode/.vscode/mcp.json", "codex/config.toml", "goose/config.yaml", "zed/settings.json"]) {
+    for (const path of [
+      "claude-desktop/claude_desktop_config.json",
+      "claude-code/.claude.json",
+      "vscode/.vscode/mcp.json",
+      "codex/config.toml",
+      "goose/config.yaml",
+      "zed/settings.json",
+    ]) {
       const text = JSON.stringify(readFixture(path));
       expect(text).not.toMatch(/SECRET-[a-z-]*(env|header|query|userinfo|ext)-/);
     }
@@ -299,8 +321,8 @@ describe("line numbers", () => {
       "[mcp_servers.fake]",
       '"""',
       "[mcp_servers]",
-      "dotted.command = \"npx\"",
-      "inline = { command = \"uvx\" }",
+      'dotted.command = "npx"',
+      'inline = { command = "uvx" }',
       "'lit.eral' = { command = \"uvx\" }",
       '"esc\\u0061ped".command = "npx"',
     ].join("\n");
@@ -318,7 +340,11 @@ describe("line numbers", () => {
       ["fetch", 9],
       ["GitHub", 17],
     ]);
-    expect(readConfigText("name: cfg\nmcpServers:\n  - name: a\n    command: npx\n  - name: b\n    command: uvx\n", "/p/.continue/config.yaml").servers.map((server) => server.line)).toEqual([3, 5]);
+    expect(
+      readConfigText("name: cfg\nmcpServers:\n  - name: a\n    command: npx\n  - name: b\n    command: uvx\n", "/p/.continue/config.yaml").servers.map(
+        (server) => server.line,
+      ),
+    ).toEqual([3, 5]);
   });
 });
 

@@ -54,10 +54,12 @@ describe("normalisation", () => {
 });
 
 describe("ranges", () => {
-  const exactOnly = loadKnownBad(JSON.stringify({
-    version: 1,
-    entries: [{ ecosystem: "npm", name: "pm-test", versions: ["1.0.16"], date: "2025-09-17", source: "test" }],
-  }));
+  const exactOnly = loadKnownBad(
+    JSON.stringify({
+      version: 1,
+      entries: [{ ecosystem: "npm", name: "pm-test", versions: ["1.0.16"], date: "2025-09-17", source: "test" }],
+    }),
+  );
   it.each([
     ["PyPI", "litellm", ">=1.82.8,<1.82.9", true],
     ["PyPI", "litellm", "<=1.82.8", true],
@@ -82,10 +84,12 @@ describe("ranges", () => {
   });
 
   it("handles a fixed range: bad when nothing at or after the fix is admitted", () => {
-    const fixed = loadKnownBad(JSON.stringify({
-      version: 1,
-      entries: [{ ecosystem: "PyPI", name: "fx", ranges: [{ introduced: "2.0.0", fixed: "2.0.3" }], date: "2026-01-01", source: "test" }],
-    }));
+    const fixed = loadKnownBad(
+      JSON.stringify({
+        version: 1,
+        entries: [{ ecosystem: "PyPI", name: "fx", ranges: [{ introduced: "2.0.0", fixed: "2.0.3" }], date: "2026-01-01", source: "test" }],
+      }),
+    );
     expect(matchVersion(fixed, "PyPI", "fx", "2.0.2")).not.toBeNull();
     expect(matchVersion(fixed, "PyPI", "fx", "2.0.3")).toBeNull();
     expect(matchResolution(fixed, "PyPI", "fx", { type: "range", range: ">=2.0,<2.0.3" })).not.toBeNull();
@@ -113,10 +117,13 @@ describe("names in text", () => {
 describe("--known-bad FILE", () => {
   const extra = (value: unknown) => JSON.stringify(value);
   it("merges entries of the same shape", () => {
-    const list = loadKnownBad(extra({
-      version: 1,
-      entries: [{ ecosystem: "npm", name: "@evil/mcp", versions: ["2.0.0"], id: "X-1", date: "2026-11-01", source: "internal", summary: "test" }],
-    }), "extra.json");
+    const list = loadKnownBad(
+      extra({
+        version: 1,
+        entries: [{ ecosystem: "npm", name: "@evil/mcp", versions: ["2.0.0"], id: "X-1", date: "2026-11-01", source: "internal", summary: "test" }],
+      }),
+      "extra.json",
+    );
     expect(list.entries).toHaveLength(builtin.entries.length + 1);
     expect(knownBadLaunch(["npx", "-y", "@evil/mcp@2.0.0"], list)?.kind).toBe("known_bad");
     expect(knownBadLaunch(["npx", "-y", "@evil/mcp@2.0.0"], builtin)).toBeNull();
@@ -127,12 +134,36 @@ describe("--known-bad FILE", () => {
     ["[]", UsageError, /^extra\.json: expected an object/],
     [extra({ version: 2, entries: [] }), UsageError, /version: must be 1/],
     [extra({ version: 1, entries: [], more: 1 }), UsageError, /unknown key "more"/],
-    [extra({ version: 1, entries: [{ ecosystem: "cargo", name: "x", versions: ["1.0.0"], date: "2026-01-01", source: "s" }] }), UsageError, /entries\[0\]\.ecosystem: must be "npm" or "PyPI"/],
-    [extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", versions: ["latest"], date: "2026-01-01", source: "s" }] }), UsageError, /entries\[0\]\.versions\[0\]: "latest" is not an npm version/],
-    [extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", date: "2026-01-01", source: "s" }] }), UsageError, /needs at least one of versions or ranges/],
-    [extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", versions: ["1.0.0"], date: "2026-02-30", source: "s" }] }), UsageError, /date: must be a date/],
-    [extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", versions: ["1.0.0"], date: "2026-02-01" }] }), UsageError, /source: must be a non-empty string/],
-    [extra({ version: 1, entries: [{ ecosystem: "PyPI", name: "x", ranges: [{ introduced: "1.0", until: "2" }], date: "2026-02-01", source: "s" }] }), UsageError, /ranges\[0\]: unknown key "until"/],
+    [
+      extra({ version: 1, entries: [{ ecosystem: "cargo", name: "x", versions: ["1.0.0"], date: "2026-01-01", source: "s" }] }),
+      UsageError,
+      /entries\[0\]\.ecosystem: must be "npm" or "PyPI"/,
+    ],
+    [
+      extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", versions: ["latest"], date: "2026-01-01", source: "s" }] }),
+      UsageError,
+      /entries\[0\]\.versions\[0\]: "latest" is not an npm version/,
+    ],
+    [
+      extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", date: "2026-01-01", source: "s" }] }),
+      UsageError,
+      /needs at least one of versions or ranges/,
+    ],
+    [
+      extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", versions: ["1.0.0"], date: "2026-02-30", source: "s" }] }),
+      UsageError,
+      /date: must be a date/,
+    ],
+    [
+      extra({ version: 1, entries: [{ ecosystem: "npm", name: "x", versions: ["1.0.0"], date: "2026-02-01" }] }),
+      UsageError,
+      /source: must be a non-empty string/,
+    ],
+    [
+      extra({ version: 1, entries: [{ ecosystem: "PyPI", name: "x", ranges: [{ introduced: "1.0", until: "2" }], date: "2026-02-01", source: "s" }] }),
+      UsageError,
+      /ranges\[0\]: unknown key "until"/,
+    ],
   ])("rejects %s", (text, type, message) => {
     expect(() => loadKnownBad(text, "extra.json")).toThrow(type);
     expect(() => loadKnownBad(text, "extra.json")).toThrow(message);
@@ -149,7 +180,12 @@ describe("--known-bad FILE", () => {
 
 describe("knownBadLaunch", () => {
   it("returns the known-bad finding, or null for a clean launch", () => {
-    expect(knownBadLaunch(["npx", "-y", "postmark-mcp@1.0.16"], builtin)).toMatchObject({ rule: "I1", kind: "known_bad", severity: "error", package: "postmark-mcp@1.0.16" });
+    expect(knownBadLaunch(["npx", "-y", "postmark-mcp@1.0.16"], builtin)).toMatchObject({
+      rule: "I1",
+      kind: "known_bad",
+      severity: "error",
+      package: "postmark-mcp@1.0.16",
+    });
     expect(knownBadLaunch(["npx", "-y", "postmark-mcp"], builtin)?.args.reason).toBe("bad_any");
     expect(knownBadLaunch(["uvx", "mcp-server-fetch"], builtin)).toBeNull();
     expect(knownBadLaunch(["sudo", "timeout", "10", "uvx", "litellm==1.82.8"], builtin)).not.toBeNull();

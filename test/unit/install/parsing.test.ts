@@ -36,7 +36,11 @@ describe("commandName", () => {
 describe("splitScript", () => {
   it("splits sequences and keeps # inside words", () => {
     expect(splitScript("cd /x && npx -y github:a/b#abc ; uvx c # comment", "posix")).toEqual({
-      commands: [["cd", "/x"], ["npx", "-y", "github:a/b#abc"], ["uvx", "c"]],
+      commands: [
+        ["cd", "/x"],
+        ["npx", "-y", "github:a/b#abc"],
+        ["uvx", "c"],
+      ],
       problems: [],
     });
   });
@@ -140,13 +144,36 @@ describe("messages", () => {
     insecure_transport: ["plain_http"],
     unreadable_entry: ["entry_not_object", "command_type", "args_type", "no_command_or_url"],
     unparsed: [
-      "variable", "unsplittable", "substitution", "pipeline", "control_flow", "cmd_metachar", "encoded_command", "unknown_flag",
-      "invalid_spec", "workspace_protocol", "requirements_file", "missing_package", "ambiguous_command", "unsupported", "too_long", "too_deep",
+      "variable",
+      "unsplittable",
+      "substitution",
+      "pipeline",
+      "control_flow",
+      "cmd_metachar",
+      "encoded_command",
+      "unknown_flag",
+      "invalid_spec",
+      "workspace_protocol",
+      "requirements_file",
+      "missing_package",
+      "ambiguous_command",
+      "unsupported",
+      "too_long",
+      "too_deep",
     ],
   };
 
   it("every kind has a row with a severity, title and docs link", () => {
-    expect(INSTALL_KIND_NAMES).toEqual(["known_bad", "unparsed", "unpinned_source", "unpinned", "no_digest", "no_hashes", "insecure_transport", "unreadable_entry"]);
+    expect(INSTALL_KIND_NAMES).toEqual([
+      "known_bad",
+      "unparsed",
+      "unpinned_source",
+      "unpinned",
+      "no_digest",
+      "no_hashes",
+      "insecure_transport",
+      "unreadable_entry",
+    ]);
     expect(INSTALL_KINDS.known_bad.severity).toBe("error");
     expect(INSTALL_KINDS.unparsed.severity).toBe("info");
     for (const kind of INSTALL_KIND_NAMES.filter((name) => name !== "known_bad" && name !== "unparsed")) {
@@ -158,7 +185,16 @@ describe("messages", () => {
     const seen = new Set<string>();
     for (const kind of INSTALL_KIND_NAMES) {
       for (const reason of reasons[kind] ?? []) {
-        const advisory = { ecosystem: "npm" as const, name: "pkg", versions: ["1.0.0"], ranges: [], id: "MAL-1", date: "2026-01-01", source: "test", summary: null };
+        const advisory = {
+          ecosystem: "npm" as const,
+          name: "pkg",
+          versions: ["1.0.0"],
+          ranges: [],
+          id: "MAL-1",
+          date: "2026-01-01",
+          source: "test",
+          summary: null,
+        };
         const finding: InstallFinding = installFinding(kind, "pkg@1", { reason, spec: "x", flag: "--f", ...(kind === "known_bad" ? { advisory } : {}) });
         const message = installMessage(finding);
         expect(message).not.toMatch(/undefined|could not be understood/);
@@ -173,24 +209,32 @@ describe("properties", () => {
   const token = fc.string({ maxLength: 12 });
   it("lintLaunch never throws and always returns I1 findings with table severities", () => {
     fc.assert(
-      fc.property(fc.constantFrom("npx", "uvx", "docker", "sh", "cmd", "pwsh", "env", "pip", "pnpm", "go", "deno", "dnx", "cargo", "x"), fc.array(token, { maxLength: 8 }), (command, args) => {
-        for (const finding of lintLaunch([command, ...args], knownBad)) {
-          expect(finding.rule).toBe("I1");
-          expect(finding.severity).toBe(INSTALL_KINDS[finding.kind].severity);
-          expect(typeof installMessage(finding)).toBe("string");
-        }
-      }),
+      fc.property(
+        fc.constantFrom("npx", "uvx", "docker", "sh", "cmd", "pwsh", "env", "pip", "pnpm", "go", "deno", "dnx", "cargo", "x"),
+        fc.array(token, { maxLength: 8 }),
+        (command, args) => {
+          for (const finding of lintLaunch([command, ...args], knownBad)) {
+            expect(finding.rule).toBe("I1");
+            expect(finding.severity).toBe(INSTALL_KINDS[finding.kind].severity);
+            expect(typeof installMessage(finding)).toBe("string");
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("an env assignment's value never appears in the findings", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Za-z0-9]{12,20}$/), fc.constantFrom("npx -y foo", "uvx bar@1.0", "docker run -i img", "pip install x==1"), (secret, launch) => {
-        const argv = ["env", `TOKEN=SeCrEt${secret}`, ...launch.split(" ")];
-        const text = JSON.stringify(lintLaunch(argv, knownBad).map((finding) => [finding, installMessage(finding)]));
-        expect(text).not.toContain(`SeCrEt${secret}`);
-      }),
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9]{12,20}$/),
+        fc.constantFrom("npx -y foo", "uvx bar@1.0", "docker run -i img", "pip install x==1"),
+        (secret, launch) => {
+          const argv = ["env", `TOKEN=SeCrEt${secret}`, ...launch.split(" ")];
+          const text = JSON.stringify(lintLaunch(argv, knownBad).map((finding) => [finding, installMessage(finding)]));
+          expect(text).not.toContain(`SeCrEt${secret}`);
+        },
+      ),
     );
   });
 

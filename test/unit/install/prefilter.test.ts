@@ -60,7 +60,11 @@ type Dialect = "argv" | "posix" | "cmd" | "powershell";
 
 /** A bad package with the version suffixes that keep it bad. */
 const TARGETS = [
-  { name: "postmark-mcp", launchers: ["npx -y", "npx", "npm exec --yes --", "bunx", "pnpx", "yarn dlx"], suffixes: ["", "@1.0.16", "@1.0.18", "@latest", "@^1.0.0"] },
+  {
+    name: "postmark-mcp",
+    launchers: ["npx -y", "npx", "npm exec --yes --", "bunx", "pnpx", "yarn dlx"],
+    suffixes: ["", "@1.0.16", "@1.0.18", "@latest", "@^1.0.0"],
+  },
   { name: "litellm", launchers: ["uvx", "pip install", "uv tool run"], suffixes: ["==1.82.8", "==1.82.7", "@1.82.8", "==1.107.0"] },
 ] as const;
 
@@ -71,25 +75,38 @@ function encodeChar(char: string, how: number, dialect: Dialect): string {
   const code = char.charCodeAt(0);
   if (dialect === "posix") {
     switch (how % 9) {
-      case 0: return char;
-      case 1: return `\\${char}`;
-      case 2: return `'${char}'`;
-      case 3: return `"${char}"`;
-      case 4: return `$'\\x${hex(code, 2)}'`;
-      case 5: return `$'\\${code.toString(8)}'`;
-      case 6: return `$'\\u${hex(code, 4)}'`;
-      case 7: return `$'\\U${hex(code, 8)}'`;
+      case 0:
+        return char;
+      case 1:
+        return `\\${char}`;
+      case 2:
+        return `'${char}'`;
+      case 3:
+        return `"${char}"`;
+      case 4:
+        return `$'\\x${hex(code, 2)}'`;
+      case 5:
+        return `$'\\${code.toString(8)}'`;
+      case 6:
+        return `$'\\u${hex(code, 4)}'`;
+      case 7:
+        return `$'\\U${hex(code, 8)}'`;
       // A NUL ends an ANSI-C segment in bash, so the junk after it disappears.
-      default: return `$'${char}\\0junk'`;
+      default:
+        return `$'${char}\\0junk'`;
     }
   }
   if (dialect === "powershell") {
     switch (how % 4) {
-      case 0: return char;
+      case 0:
+        return char;
       // A backtick before a letter that is not an escape letter just keeps the letter.
-      case 1: return "0abefnrtvu".includes(char.toLowerCase()) ? char : `\`${char}`;
-      case 2: return `\`u{${hex(code, 2)}}`;
-      default: return `'${char}'`;
+      case 1:
+        return "0abefnrtvu".includes(char.toLowerCase()) ? char : `\`${char}`;
+      case 2:
+        return `\`u{${hex(code, 2)}}`;
+      default:
+        return `'${char}'`;
     }
   }
   if (dialect === "cmd") return how % 3 === 0 ? `^${char}` : how % 3 === 1 ? `""${char}` : char;

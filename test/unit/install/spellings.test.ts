@@ -51,11 +51,14 @@ describe("spellings", () => {
 
   it("never throws and stays bounded on hostile input", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("$", "'", '"', "\\", "`", "^", "{", "}", ",", ".", "(", ")", "%", "2", "5", "x", "u", "0", "a"), maxLength: 40 }), (token) => {
-        const { texts } = spellings(token);
-        expect(texts.length).toBeGreaterThan(0);
-        expect(texts.length).toBeLessThanOrEqual(48 * 4 + 8);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom("$", "'", '"', "\\", "`", "^", "{", "}", ",", ".", "(", ")", "%", "2", "5", "x", "u", "0", "a"), maxLength: 40 }),
+        (token) => {
+          const { texts } = spellings(token);
+          expect(texts.length).toBeGreaterThan(0);
+          expect(texts.length).toBeLessThanOrEqual(48 * 4 + 8);
+        },
+      ),
       { seed: 5, numRuns: 500 },
     );
   });

@@ -77,9 +77,7 @@ describe("RFC 8785 Appendix B number serialization", () => {
 describe("canonicalize", () => {
   it("sorts keys by UTF-16 code units, not code points or locale", () => {
     // U+1F600 is 0xD83D 0xDE00 in UTF-16, so it sorts before U+E000 (code point order would differ).
-    expect(canonicalize({ "\ue000": 1, "\u{1f600}": 2, "\u00e9": 3, e: 4, E: 5 })).toBe(
-      '{"E":5,"e":4,"\u00e9":3,"\u{1f600}":2,"\ue000":1}',
-    );
+    expect(canonicalize({ "\ue000": 1, "\u{1f600}": 2, "\u00e9": 3, e: 4, E: 5 })).toBe('{"E":5,"e":4,"\u00e9":3,"\u{1f600}":2,"\ue000":1}');
   });
 
   it("writes an own __proto__ key like any other key", () => {
@@ -88,7 +86,7 @@ describe("canonicalize", () => {
     const bare = Object.create(null) as Record<string, unknown>;
     Object.defineProperty(bare, "__proto__", { value: [1], enumerable: true });
     expect(canonicalize(bare)).toBe('{"__proto__":[1]}');
-    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("skips undefined properties and writes undefined array items as null, like JSON.stringify", () => {
@@ -101,9 +99,7 @@ describe("canonicalize", () => {
     const value: unknown = JSON.parse('["\\ud800", "a\\udfffb", "\\ud83d\\ude00"]');
     expect(canonicalize(value)).toBe('["\\ud800","a\\udfffb","\u{1f600}"]');
     // The bytes hashed are well-formed UTF-8, so the hash is stable.
-    expect(canonicalSha256(value)).toBe(
-      createHash("sha256").update(Buffer.from('["\\ud800","a\\udfffb","\u{1f600}"]', "utf8")).digest("hex"),
-    );
+    expect(canonicalSha256(value)).toBe(createHash("sha256").update(Buffer.from('["\\ud800","a\\udfffb","\u{1f600}"]', "utf8")).digest("hex"));
   });
 
   it("rejects values that are not JSON", () => {
@@ -111,7 +107,7 @@ describe("canonicalize", () => {
     expect(() => canonicalize({ f: () => 1 })).toThrow(TypeError);
     expect(() => canonicalize(1n)).toThrow(TypeError);
     const cycle: Record<string, unknown> = {};
-    cycle["self"] = cycle;
+    cycle.self = cycle;
     expect(() => canonicalize(cycle)).toThrow(/cyclic/);
   });
 
@@ -133,17 +129,13 @@ describe("canonicalize", () => {
   });
 
   it("produces lowercase hex SHA-256 of the canonical UTF-8 bytes", () => {
-    expect(canonicalSha256({ b: "\u00e9", a: 1 })).toBe(
-      createHash("sha256").update('{"a":1,"b":"\u00e9"}', "utf8").digest("hex"),
-    );
+    expect(canonicalSha256({ b: "\u00e9", a: 1 })).toBe(createHash("sha256").update('{"a":1,"b":"\u00e9"}', "utf8").digest("hex"));
   });
 
   it("handles large outputs (chunked building) identically to JSON.stringify for sorted input", () => {
     const items = Array.from({ length: 20_000 }, (_, i) => ({ a: i, b: `item ${i} \u00e9`, c: [i, null, true] }));
     expect(canonicalize(items)).toBe(JSON.stringify(items));
-    expect(stringifyLockText(items)).toBe(
-      `${JSON.stringify(items, null, 2).replace(/\u00e9/g, "\\u00e9")}\n`,
-    );
+    expect(stringifyLockText(items)).toBe(`${JSON.stringify(items, null, 2).replace(/\u00e9/g, "\\u00e9")}\n`);
   });
 });
 

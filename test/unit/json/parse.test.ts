@@ -32,7 +32,7 @@ describe("parseJsonStrict: valid input", () => {
     expect(Object.keys(value)).toEqual(["__proto__", "a"]);
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual({ polluted: true });
-    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("does not mistake equal keys in different objects for duplicates", () => {
@@ -97,9 +97,7 @@ describe("parseJsonStrict: invalid JSON", () => {
   it("still gives a located JsonInputError (not a RangeError) for invalid input 100,000 deep", () => {
     const depth = 100_000;
     expect(failure("[".repeat(depth))).toBe(`tools.json: invalid JSON at line 1 column ${depth + 1}: unexpected end of file`);
-    expect(failure(`${"[".repeat(depth)}1 2${"]".repeat(depth)}`)).toMatch(
-      new RegExp(`^tools\\.json: invalid JSON at line 1 column ${depth + 3}: `),
-    );
+    expect(failure(`${"[".repeat(depth)}1 2${"]".repeat(depth)}`)).toMatch(new RegExp(`^tools\\.json: invalid JSON at line 1 column ${depth + 3}: `));
     // Neither jsonc-parser (recursive) nor V8 (no position for this one) can place it: V8's words, no snippet.
     expect(failure(`${"[".repeat(depth)}x${"]".repeat(depth)}`)).toBe("tools.json: invalid JSON: unexpected token 'x'");
   });
@@ -123,9 +121,7 @@ describe("parseJsonStrict: duplicate keys", () => {
   });
 
   it("rejects a duplicate __proto__", () => {
-    expect(failure('{"__proto__":{},"__proto__":[]}')).toBe(
-      'tools.json: duplicate key "__proto__" at line 1 column 17; remove one copy',
-    );
+    expect(failure('{"__proto__":{},"__proto__":[]}')).toBe('tools.json: duplicate key "__proto__" at line 1 column 17; remove one copy');
   });
 
   it("treats keys that differ only in escape form as duplicates", () => {
@@ -138,17 +134,13 @@ describe("parseJsonStrict: duplicate keys", () => {
     expect(failure('{"\u200bkey":1,"\u200bkey":2}')).toMatch(/duplicate key "\\u200bkey"/);
     expect(failure('{"a\\u0000":1,"a\\u0000":2}')).toMatch(/duplicate key "a\\u0000"/);
     const long = "k".repeat(100);
-    expect(failure(`{"${long}":1,"${long}":2}`)).toBe(
-      `tools.json: duplicate key "${"k".repeat(60)}"... at line 1 column 107; remove one copy`,
-    );
+    expect(failure(`{"${long}":1,"${long}":2}`)).toBe(`tools.json: duplicate key "${"k".repeat(60)}"... at line 1 column 107; remove one copy`);
   });
 
   it("finds a duplicate 50,000 levels deep without overflowing the stack", () => {
     const depth = 50_000;
     const open = '{"a":'.repeat(depth);
-    expect(failure(`${open}{"x":1,"x":2}${"}".repeat(depth)}`)).toBe(
-      `tools.json: duplicate key "x" at line 1 column ${open.length + 8}; remove one copy`,
-    );
+    expect(failure(`${open}{"x":1,"x":2}${"}".repeat(depth)}`)).toBe(`tools.json: duplicate key "x" at line 1 column ${open.length + 8}; remove one copy`);
   });
 });
 

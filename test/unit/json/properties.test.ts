@@ -19,17 +19,8 @@ const character = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom("\ud83d", "\ude00", "\ud800", "\udfff", "\ue000", "\uffff") },
 );
 const text = fc.string({ unit: character, maxLength: 8 });
-const key = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "toString", "hasOwnProperty", "", "a", "1", "10", "01", "-1", "\u00e9", "e\u0301"),
-  text,
-);
-const scalar = fc.oneof(
-  text,
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.integer(),
-  fc.boolean(),
-  fc.constant(null),
-);
+const key = fc.oneof(fc.constantFrom("__proto__", "constructor", "toString", "hasOwnProperty", "", "a", "1", "10", "01", "-1", "\u00e9", "e\u0301"), text);
+const scalar = fc.oneof(text, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null));
 
 const { node } = fc.letrec<{ node: JsonNode; array: JsonNode; object: JsonNode }>((tie) => ({
   node: fc.oneof(
@@ -39,9 +30,7 @@ const { node } = fc.letrec<{ node: JsonNode; array: JsonNode; object: JsonNode }
     tie("object"),
   ),
   array: fc.array(tie("node"), { maxLength: 4 }).map((items): JsonNode => ({ kind: "array", items })),
-  object: fc
-    .uniqueArray(fc.tuple(key, tie("node")), { selector: ([name]) => name, maxLength: 6 })
-    .map((entries): JsonNode => ({ kind: "object", entries })),
+  object: fc.uniqueArray(fc.tuple(key, tie("node")), { selector: ([name]) => name, maxLength: 6 }).map((entries): JsonNode => ({ kind: "object", entries })),
 }));
 
 /** Small deterministic PRNG (mulberry32), so each written variant is reproducible from its seed. */
@@ -212,9 +201,7 @@ describe("parseJsonStrict properties", () => {
     const wrapper = fc.tuple(fc.constantFrom("array", "object"), node);
     const duplicated = fc
       .uniqueArray(fc.tuple(key, node), { selector: ([name]) => name, minLength: 1, maxLength: 5 })
-      .chain((entries) =>
-        fc.tuple(fc.constant(entries), fc.nat({ max: entries.length - 1 }), node, fc.nat({ max: entries.length })),
-      );
+      .chain((entries) => fc.tuple(fc.constant(entries), fc.nat({ max: entries.length - 1 }), node, fc.nat({ max: entries.length })));
     fc.assert(
       fc.property(duplicated, fc.array(wrapper, { maxLength: 6 }), seed, ([entries, which, extra, at], wrappers, seedA) => {
         const name = entries[which]?.[0] ?? "";
@@ -222,14 +209,9 @@ describe("parseJsonStrict properties", () => {
         withDuplicate.splice(at, 0, [name, extra]);
         const rng = random(seedA);
         // Written in this order (no shuffle), so the duplicate is really in the text.
-        let source = `{${withDuplicate
-          .map(([entryName, value]) => `${writeString(rng, entryName)}:${writeText(rng, value)}`)
-          .join(pick(rng, [",", " ,\n"]))}}`;
+        let source = `{${withDuplicate.map(([entryName, value]) => `${writeString(rng, entryName)}:${writeText(rng, value)}`).join(pick(rng, [",", " ,\n"]))}}`;
         for (const [kind, sibling] of wrappers) {
-          source =
-            kind === "array"
-              ? `[${writeText(rng, sibling)},${source}]`
-              : `{"s":${writeText(rng, sibling)},\n"w":${source}}`;
+          source = kind === "array" ? `[${writeText(rng, sibling)},${source}]` : `{"s":${writeText(rng, sibling)},\n"w":${source}}`;
         }
         let message = "";
         try {

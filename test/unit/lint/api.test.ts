@@ -47,7 +47,11 @@ describe("the rule table", () => {
 
 describe("a lint run", () => {
   const tools = [
-    { name: "good_tool", description: "Return the current UTC time as an ISO 8601 string, with the server's time zone name for display.", inputSchema: { type: "object" } },
+    {
+      name: "good_tool",
+      description: "Return the current UTC time as an ISO 8601 string, with the server's time zone name for display.",
+      inputSchema: { type: "object" },
+    },
     { name: "get", inputSchema: { type: "object", properties: { id: {} } } },
   ];
 

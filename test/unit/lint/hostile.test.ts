@@ -79,7 +79,11 @@ describe("large and odd schemas", () => {
   });
 
   it("a $ref chain that loops, and refs to nowhere", () => {
-    const schema = { type: "object", properties: { a: { $ref: "#/$defs/x" }, b: { $ref: "#/nowhere" }, c: { $ref: "http://e/x" } }, $defs: { x: { $ref: "#/$defs/y" }, y: { $ref: "#/$defs/x" } } };
+    const schema = {
+      type: "object",
+      properties: { a: { $ref: "#/$defs/x" }, b: { $ref: "#/nowhere" }, c: { $ref: "http://e/x" } },
+      $defs: { x: { $ref: "#/$defs/y" }, y: { $ref: "#/$defs/x" } },
+    };
     expect(() => lintServer({ tools: [{ name: "refs", description: "d", inputSchema: schema }] })).not.toThrow();
   });
 });

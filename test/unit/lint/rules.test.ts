@@ -63,7 +63,9 @@ describe("rule S6", () => {
   // 4 characters per estimated token of compact JSON: a description of N characters adds about N/4 tokens.
   const tool = (name: string, chars: number) => ({ name, description: "x".repeat(chars), inputSchema: { type: "object" } });
   const s6 = (tools: unknown[]) =>
-    lintServer({ tools }).findings.filter((finding) => finding.rule === "S6").map((finding) => [finding.severity, finding.tool, finding.args.tokens]);
+    lintServer({ tools })
+      .findings.filter((finding) => finding.rule === "S6")
+      .map((finding) => [finding.severity, finding.tool, finding.args.tokens]);
 
   it("warns over ~10k estimated tokens, under (server)", () => {
     const [first] = s6([tool("a_tool", 20_000), tool("b_tool", 20_100)]);
@@ -91,7 +93,9 @@ describe("options", () => {
   });
 
   it("disabling S2 lets S3 report the missing description S2 would have covered", () => {
-    const s3 = lintServer({ tools }, { disable: new Set(["S2"]), portability: "default", formatAllowlist: [] }).findings.filter((finding) => finding.rule === "S3");
+    const s3 = lintServer({ tools }, { disable: new Set(["S2"]), portability: "default", formatAllowlist: [] }).findings.filter(
+      (finding) => finding.rule === "S3",
+    );
     expect(s3.map((finding) => finding.args.reason)).toEqual(["untyped", "undescribed"]);
   });
 });

@@ -33,7 +33,8 @@ describe("waste per finding", () => {
   });
 
   it("charges nothing for S8, naming, budget and definition rules", () => {
-    for (const rule of ["S8", "S5", "S6", "name-format", "schema-format-portability", "client-sdk1-rejects"] as const) expect(findingWaste(finding(rule))).toBe(0);
+    for (const rule of ["S8", "S5", "S6", "name-format", "schema-format-portability", "client-sdk1-rejects"] as const)
+      expect(findingWaste(finding(rule))).toBe(0);
   });
 
   it("counts tokens over 300 per tool twice", () => {
@@ -49,7 +50,13 @@ describe("scores and grades", () => {
   });
 
   it("matches the seed's worked example: 1,100 tokens is 86 (B)", () => {
-    const score = scoreServer([cost("read_file", 0, [["S1", 500, "estimated"], ["S4", 500, "estimated"], ["S3", 100, "estimated"]])]);
+    const score = scoreServer([
+      cost("read_file", 0, [
+        ["S1", 500, "estimated"],
+        ["S4", 500, "estimated"],
+        ["S3", 100, "estimated"],
+      ]),
+    ]);
     expect([score.tools[0]?.score, score.tools[0]?.grade]).toEqual([86, "B"]);
   });
 
@@ -59,7 +66,10 @@ describe("scores and grades", () => {
 
   it("server waste is all definition overhead plus average usage waste times 3, halving every 10,000", () => {
     const score = scoreServer([
-      cost("a", 0, [["definition", 1_000, "definition"], ["S1", 2_000, "estimated"]]),
+      cost("a", 0, [
+        ["definition", 1_000, "definition"],
+        ["S1", 2_000, "estimated"],
+      ]),
       cost("b", 1, [["S7", 4_000, "estimated"]]),
     ]);
     const expected = 1_000 + ((2_000 + 4_000) / 2) * TOOLS_USED_PER_SESSION;
@@ -73,7 +83,12 @@ describe("scores and grades", () => {
   });
 
   it("lists each tool's waste largest first and scores an empty server 100 (A)", () => {
-    const score = scoreServer([cost("a", 0, [["S3", 100, "estimated"], ["S1", 2_000, "estimated"]])]);
+    const score = scoreServer([
+      cost("a", 0, [
+        ["S3", 100, "estimated"],
+        ["S1", 2_000, "estimated"],
+      ]),
+    ]);
     expect(score.tools[0]?.waste.map((item) => item.cause)).toEqual(["S1", "S3"]);
     expect([scoreServer([]).server, scoreServer([]).grade]).toEqual([100, "A"]);
   });

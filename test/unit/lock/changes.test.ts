@@ -71,8 +71,16 @@ describe("server-level and list rows", () => {
   });
 
   it("a removed and an added tool with near-identical descriptions are a possible rename, with the similarity", () => {
-    const search = { name: "search_docs", description: "Search the documentation for a query and return the ten best matching pages with titles.", inputSchema: { type: "object" } };
-    const renamed = { name: "find_docs", description: "Search the documentation for a query and return the ten best matching pages with their titles.", inputSchema: { type: "object" } };
+    const search = {
+      name: "search_docs",
+      description: "Search the documentation for a query and return the ten best matching pages with titles.",
+      inputSchema: { type: "object" },
+    };
+    const renamed = {
+      name: "find_docs",
+      description: "Search the documentation for a query and return the ten best matching pages with their titles.",
+      inputSchema: { type: "object" },
+    };
     const changes = kinds(snapshot([read, search]), snapshot([read, renamed]));
     const added = changes.find(([kind]) => kind === "tool_added")?.[3] as { renamedFrom?: string; detail?: { similarity?: number } };
     expect(added.renamedFrom).toBe("search_docs");
@@ -83,7 +91,7 @@ describe("server-level and list rows", () => {
   it("an unrelated added tool is not called a rename", () => {
     const other = { name: "send_mail", description: "Send an email message to a recipient with a subject line.", inputSchema: { type: "object" } };
     const changes = kinds(snapshot([read, write]), snapshot([read, other]));
-    expect((changes.find(([kind]) => kind === "tool_added")?.[3] as { renamedFrom?: string }).renamedFrom).toBeUndefined();
+    expect((changes.find(([kind]) => kind === "tool_added")?.[3] as { renamedFrom?: string } | undefined)?.renamedFrom).toBeUndefined();
   });
 
   it("duplicate_tool: two tools with one name, each copy compared", () => {
@@ -109,15 +117,11 @@ describe("server-level and list rows", () => {
 
   it("instructions_unchecked: the lock holds text this run does not know", () => {
     const unknown: Partial<ServerSnapshot> = { instructions: { known: false } };
-    expect(kinds(snapshot([read]), snapshot([read], unknown))).toEqual([
-      ["instructions_unchecked", "warning", null, { before: "Use read for files." }],
-    ]);
+    expect(kinds(snapshot([read]), snapshot([read], unknown))).toEqual([["instructions_unchecked", "warning", null, { before: "Use read for files." }]]);
   });
 
   it("server_changed: version or launch command changed is info; a file run has no command to compare", () => {
-    expect(kinds(snapshot([read]), snapshot([read], { version: "1.0.1" }))).toMatchObject([
-      ["server_changed", "info", null, { reason: "version" }],
-    ]);
+    expect(kinds(snapshot([read]), snapshot([read], { version: "1.0.1" }))).toMatchObject([["server_changed", "info", null, { reason: "version" }]]);
     expect(kinds(snapshot([read]), snapshot([read], { commandSha256: "b".repeat(64) }))).toMatchObject([
       ["server_changed", "info", null, { reason: "command" }],
     ]);

@@ -31,7 +31,13 @@ describe("real-upgrade corpus", () => {
     const changes = compareSnapshot(read(pair.slug, pair.to), buildLockfile(read(pair.slug, pair.from), null));
     return {
       pair: pair.key,
-      changes: changes.map((change) => ({ kind: change.kind, severity: change.severity, tool: change.tool, path: change.path ?? null, reason: change.args.reason ?? null })),
+      changes: changes.map((change) => ({
+        kind: change.kind,
+        severity: change.severity,
+        tool: change.tool,
+        path: change.path ?? null,
+        reason: change.args.reason ?? null,
+      })),
     };
   });
   const verdicts = JSON.parse(readFileSync(join(dir, "verdicts.json"), "utf8")) as Record<string, Verdict[]>;

@@ -12,8 +12,16 @@ describe("measureResult", () => {
   const none = makeRedactor([]);
   it("counts text as text and other blocks as compact JSON, and lists content types once each", () => {
     const image = { type: "image", data: "QUJD", mimeType: "image/png" };
-    const result = measureResult({ content: [{ type: "text", text: "abcd" }, image, { type: "text", text: "ef" }, { type: "resource", resource: { uri: "x", text: "gh" } }] }, none);
-    expect(result).toMatchObject({ text: "abcd\nef\ngh", chars: 8 + JSON.stringify(image).length, contentTypes: ["text", "image", "resource"], isError: false });
+    const result = measureResult(
+      { content: [{ type: "text", text: "abcd" }, image, { type: "text", text: "ef" }, { type: "resource", resource: { uri: "x", text: "gh" } }] },
+      none,
+    );
+    expect(result).toMatchObject({
+      text: "abcd\nef\ngh",
+      chars: 8 + JSON.stringify(image).length,
+      contentTypes: ["text", "image", "resource"],
+      isError: false,
+    });
   });
 
   it("measures structuredContent when content is empty, and marks it", () => {
@@ -31,13 +39,18 @@ describe("measureResult", () => {
   });
 
   it("strips the SDK's prefix from a protocol error", () => {
-    expect(measureProtocolError(-32602, "MCP error -32602: Invalid arguments", none)).toMatchObject({ text: "Invalid arguments", errorCode: -32602, isError: true });
+    expect(measureProtocolError(-32602, "MCP error -32602: Invalid arguments", none)).toMatchObject({
+      text: "Invalid arguments",
+      errorCode: -32602,
+      isError: true,
+    });
   });
 });
 
 describe("opaque IDs", () => {
   it("finds UUIDs, long hex and random tokens, and nothing in words, paths or numbers", () => {
-    const text = "3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20 sha a94a8fe5ccb19ba61c4c0873d391e987982fbbd3 tok Xk9aBzQ2mN7pLr4TyW8cVd /usr/local/lib/node_modules 20240101123045 get_user_profile_2024_v2";
+    const text =
+      "3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20 sha a94a8fe5ccb19ba61c4c0873d391e987982fbbd3 tok Xk9aBzQ2mN7pLr4TyW8cVd /usr/local/lib/node_modules 20240101123045 get_user_profile_2024_v2";
     expect(findOpaqueIds(text).map((span) => text.slice(span.start, span.end))).toEqual([
       "3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20",
       "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
@@ -51,7 +64,12 @@ describe("opaque IDs", () => {
   });
 
   it("counts records with and without labels", () => {
-    expect(idStats("3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20 Alpha\n9b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d\nno id here")).toMatchObject({ ids: 2, records: 2, labelled: 1, unlabelledIdChars: 36 });
+    expect(idStats("3f2a9c1e-0b7d-4e21-9a55-6c0d8e4b1f20 Alpha\n9b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d\nno id here")).toMatchObject({
+      ids: 2,
+      records: 2,
+      labelled: 1,
+      unlabelledIdChars: 36,
+    });
   });
 
   it("stays fast on a 1 MB answer", () => {
@@ -92,7 +110,8 @@ describe("error texts", () => {
 
   it("tells empty and opaque messages from ones that name a cause", () => {
     expect(isEmptyError("  Error:  ")).toBe(true);
-    for (const text of ["Internal error", "Error executing tool read_file", "An unexpected error occurred.", "error", "MCP error -32603: Internal error"]) expect(isOpaqueError(text), text).toBe(true);
+    for (const text of ["Internal error", "Error executing tool read_file", "An unexpected error occurred.", "error", "MCP error -32603: Internal error"])
+      expect(isOpaqueError(text), text).toBe(true);
     for (const text of ["File not found: /a.txt", "Internal error: database connection refused"]) expect(isOpaqueError(text), text).toBe(false);
   });
 

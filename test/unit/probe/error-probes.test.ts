@@ -33,7 +33,9 @@ describe("errorProbesFor", () => {
   });
 
   it("sends no unknown value that the schema would reject, and nothing for a parameter it cannot point with", () => {
-    expect(errorProbesFor(tool({ type: "object", properties: { path: { type: "string", pattern: "^C:" } } })).map((item) => item.variant)).toEqual(["wrong_type"]);
+    expect(errorProbesFor(tool({ type: "object", properties: { path: { type: "string", pattern: "^C:" } } })).map((item) => item.variant)).toEqual([
+      "wrong_type",
+    ]);
     expect(errorProbesFor(tool({ type: "object", properties: { query: { type: "string" } } })).map((item) => item.variant)).toEqual(["wrong_type"]);
   });
 

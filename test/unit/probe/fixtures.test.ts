@@ -44,7 +44,9 @@ describe("parseFixtures", () => {
 
 describe("placeholders", () => {
   it("expands ${FIXTURES_DIR} and ${NAME} in string values at any depth, never in keys", () => {
-    const result = expandArguments({ path: "${FIXTURES_DIR}/a.txt", nested: { list: ["${TOKEN}", 3] }, "${TOKEN}": "$TOKEN ${not-a-name}" }, "/fix", { TOKEN: "t0k" });
+    const result = expandArguments({ path: "${FIXTURES_DIR}/a.txt", nested: { list: ["${TOKEN}", 3] }, "${TOKEN}": "$TOKEN ${not-a-name}" }, "/fix", {
+      TOKEN: "t0k",
+    });
     expect(result).toEqual({
       ok: true,
       args: { path: "/fix/a.txt", nested: { list: ["t0k", 3] }, "${TOKEN}": "$TOKEN ${not-a-name}" },

@@ -77,7 +77,9 @@ describe("the argument check", () => {
   });
 
   it("holds back a probe whose schema cannot check anything", () => {
-    expect(verdict([tool("t", ro, { type: "object", properties: { a: { $ref: "https://example.com/a.json" } } })], probe({ tool: "t" }))).toBe("schema_unusable");
+    expect(verdict([tool("t", ro, { type: "object", properties: { a: { $ref: "https://example.com/a.json" } } })], probe({ tool: "t" }))).toBe(
+      "schema_unusable",
+    );
     expect(verdict([tool("t", ro, "not a schema")], probe({ tool: "t" }))).toBe("schema_unusable");
   });
 
@@ -131,7 +133,12 @@ describe("generated error probes", () => {
 
 describe("checkArguments", () => {
   it("reads draft-07 and 2020-12 schemas, and never asserts format", () => {
-    expect(checkArguments({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "string", format: "uri" } } }, { a: "not a uri" })).toEqual({ ok: true });
+    expect(
+      checkArguments(
+        { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "string", format: "uri" } } },
+        { a: "not a uri" },
+      ),
+    ).toEqual({ ok: true });
     expect(checkArguments({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", prefixItems: [] }, {})).toEqual({ ok: true });
   });
 
@@ -144,7 +151,10 @@ describe("checkArguments", () => {
 
   it("holds back a value a pattern cannot be checked against", () => {
     const result = checkArguments({ type: "object", properties: { a: { type: "string", pattern: "^(?=x)x$" } } }, { a: "x" });
-    expect(result).toMatchObject({ ok: false, problems: [{ keyword: "pattern" }, { keyword: "pattern", text: "a pattern could not be checked on a linear-time engine" }] });
+    expect(result).toMatchObject({
+      ok: false,
+      problems: [{ keyword: "pattern" }, { keyword: "pattern", text: "a pattern could not be checked on a linear-time engine" }],
+    });
   });
 });
 

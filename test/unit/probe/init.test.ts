@@ -21,7 +21,11 @@ const tools = [
         path: { type: "string", minLength: 12 },
         content: { type: "string", default: "hello" },
         mode: { $ref: "#/$defs/mode" },
-        options: { type: "object", properties: { overwrite: { type: "boolean" }, retries: { type: "integer", minimum: 2 } }, required: ["overwrite", "retries"] },
+        options: {
+          type: "object",
+          properties: { overwrite: { type: "boolean" }, retries: { type: "integer", minimum: 2 } },
+          required: ["overwrite", "retries"],
+        },
         tags: { type: "array", items: { type: "string" }, minItems: 2 },
       },
       required: ["path", "content", "mode", "options", "tags"],
@@ -30,7 +34,11 @@ const tools = [
     annotations: { destructiveHint: false },
   },
   { name: "write_file", inputSchema: { type: "object" } },
-  { name: "caf\u00e9", inputSchema: { type: "object", properties: { "n\u00e4me": { type: "string" } }, required: ["n\u00e4me"] }, annotations: { readOnlyHint: true } },
+  {
+    name: "caf\u00e9",
+    inputSchema: { type: "object", properties: { "n\u00e4me": { type: "string" } }, required: ["n\u00e4me"] },
+    annotations: { readOnlyHint: true },
+  },
   { description: "no name" },
 ];
 

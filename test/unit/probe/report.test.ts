@@ -23,7 +23,13 @@ const records: ProbeRecord[] = [
   answered(planned("read_text_file", { label: "small" }), "hello world!"),
   answered(planned("read_text_file", { label: "big" }), "x".repeat(348_896), false, 7),
   answered(planned("read_text_file", { label: "missing file", expectError: true }), "ENOENT: no such file or directory, open '/sandbox/nope.txt'", true, 2),
-  { probe: planned("write_file", { label: "should be blocked", action: "blocked", blocked: { code: "not_read_only" }, args: null }), status: "blocked", latencyMs: null, response: null, note: null },
+  {
+    probe: planned("write_file", { label: "should be blocked", action: "blocked", blocked: { code: "not_read_only" }, args: null }),
+    status: "blocked",
+    latencyMs: null,
+    response: null,
+    note: null,
+  },
 ];
 
 describe("the probe table", () => {
@@ -64,7 +70,14 @@ describe("the JSON probes entries", () => {
   });
 
   it("appear in the report only for a run that probed, and the score says so", () => {
-    const snapshot: ServerSnapshot = { tools: [{ name: "t", description: "x", inputSchema: { type: "object" } }], instructions: { known: true, text: null }, name: "s", version: "1", commandSha256: "x", transport: "stdio" };
+    const snapshot: ServerSnapshot = {
+      tools: [{ name: "t", description: "x", inputSchema: { type: "object" } }],
+      instructions: { known: true, text: null },
+      name: "s",
+      version: "1",
+      commandSha256: "x",
+      transport: "stdio",
+    };
     const result = lintServer({ tools: snapshot.tools });
     const plain = buildLintJsonReport(buildLintReport({ toolVersion: "0", command: "run", source: null, snapshot, result, install: [] }));
     expect(plain).not.toHaveProperty("probes");

@@ -104,7 +104,9 @@ for (const file of files) {
       it(item.name, () => {
         const tool = item.tool === "summary" ? SUMMARY_TOOL : (item.tool ?? DEFAULT_TOOL);
         const { findings } = judgeProbes([recordOf(item, tool)], [tool], new Set());
-        const got = findings.filter((finding) => finding.rule === rule).map((finding) => [finding.severity, rule === "format-parity" ? finding.args.field : finding.args.reason]);
+        const got = findings
+          .filter((finding) => finding.rule === rule)
+          .map((finding) => [finding.severity, rule === "format-parity" ? finding.args.field : finding.args.reason]);
         expect(got).toEqual(item.expect);
       });
     }

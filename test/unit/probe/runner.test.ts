@@ -5,7 +5,6 @@ import { makeRedactor } from "../../../src/connect/redact.js";
 import { type CallOutcome, type ProbeLink, runProbes } from "../../../src/probe/runner.js";
 import { planned } from "./helpers.js";
 
-
 function fakeLink(answers: Record<string, CallOutcome>, options: { pingAnswers?: boolean; endsAfter?: string } = {}) {
   const sent: string[] = [];
   let stopped = false;
@@ -31,7 +30,12 @@ describe("runProbes", () => {
   it("calls in order and never sends a blocked or skipped probe", async () => {
     const { link, sent } = fakeLink({});
     const records = await runProbes(
-      [planned("a"), planned("b", { action: "blocked", blocked: { code: "not_read_only" }, args: null }), planned("c", { action: "skipped", args: null }), planned("d")],
+      [
+        planned("a"),
+        planned("b", { action: "blocked", blocked: { code: "not_read_only" }, args: null }),
+        planned("c", { action: "skipped", args: null }),
+        planned("d"),
+      ],
       link,
       opts,
     );
@@ -62,7 +66,11 @@ describe("runProbes", () => {
 
   it("stops a server that no longer answers and reports the rest as not run", async () => {
     const { link, sent, stopped } = fakeLink({ freeze: { kind: "timeout" } }, { pingAnswers: false });
-    const records = await runProbes([planned("freeze"), planned("next"), planned("blocked", { action: "blocked", blocked: { code: "unknown_tool" }, args: null })], link, opts);
+    const records = await runProbes(
+      [planned("freeze"), planned("next"), planned("blocked", { action: "blocked", blocked: { code: "unknown_tool" }, args: null })],
+      link,
+      opts,
+    );
     expect(records.map((record) => record.status)).toEqual(["timeout", "not_run", "blocked"]);
     expect(records[1]?.note).toEqual({ code: "server_stopped", after: "freeze" });
     expect(sent).toEqual(["freeze"]);

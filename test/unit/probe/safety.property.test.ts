@@ -128,7 +128,10 @@ describe("the safety gate, over generated fixtures and annotation mixes", () => 
             if (!argsValid) seen.invalidExpected++;
             if (sources.length === 0) seen.errorProbes++;
             if (!readOnly) {
-              expect(sources.some((probe) => probe.allowDestructive), `${call.name} is not read-only and no probe allowed it`).toBe(true);
+              expect(
+                sources.some((probe) => probe.allowDestructive),
+                `${call.name} is not read-only and no probe allowed it`,
+              ).toBe(true);
             }
             if (!argsValid) {
               expect(

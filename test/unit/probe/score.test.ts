@@ -28,7 +28,9 @@ describe("measuredWaste", () => {
   });
 
   it("charges characters spent on unlabelled IDs as tokens", () => {
-    expect(measuredWaste([measure({ unlabelledIdChars: 1_080 })]).get(0)).toEqual([{ cause: "P2", reason: "unlabelled_ids", path: null, tokens: 270, basis: "measured" }]);
+    expect(measuredWaste([measure({ unlabelledIdChars: 1_080 })]).get(0)).toEqual([
+      { cause: "P2", reason: "unlabelled_ids", path: null, tokens: 270, basis: "measured" },
+    ]);
   });
 });
 
@@ -54,13 +56,26 @@ describe("scoreWithProbes", () => {
   it("prices each P4 reason once per tool", () => {
     const score = scoreWithProbes({
       tools,
-      findings: [finding("P4", 0, "opaque"), finding("P4", 0, "opaque"), finding("P4", 0, "accepted"), finding("P3", 1, "no_params"), finding("P3", 1, "has_params"), finding("P5", 1, "no_concise_mode")],
+      findings: [
+        finding("P4", 0, "opaque"),
+        finding("P4", 0, "opaque"),
+        finding("P4", 0, "accepted"),
+        finding("P3", 1, "no_params"),
+        finding("P3", 1, "has_params"),
+        finding("P5", 1, "no_concise_mode"),
+      ],
       measures: [],
       probed: true,
     });
     expect(score.tools.map((tool) => tool.waste.map((item) => [item.cause, item.tokens]))).toEqual([
-      [["P4", 1_500], ["P4", 500]],
-      [["P3", 1_000], ["P5", 300]],
+      [
+        ["P4", 1_500],
+        ["P4", 500],
+      ],
+      [
+        ["P3", 1_000],
+        ["P5", 300],
+      ],
     ]);
   });
 
@@ -77,7 +92,11 @@ describe("withProbes", () => {
     const result = lintServer({
       tools: [
         { name: "read", description: "Read.", inputSchema: { type: "object", properties: {} } },
-        { name: "list_all_documents_in_the_workspace", description: "List every document in the workspace with its title and id, newest first.", inputSchema: { type: "object", properties: {} } },
+        {
+          name: "list_all_documents_in_the_workspace",
+          description: "List every document in the workspace with its title and id, newest first.",
+          inputSchema: { type: "object", properties: {} },
+        },
       ],
     });
     const probe = finding("P1", 0, "over_cap");

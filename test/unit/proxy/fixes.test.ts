@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/errors.js";
 import type { JsonObject } from "../../../src/lock/snapshot.js";
-import { fixCallResult, fixListResult, looksLikeError, NO_FIXES, PAGE_CHARS, pageResult, parseDescriptions, prepareCall } from "../../../src/proxy/fixes/index.js";
+import {
+  fixCallResult,
+  fixListResult,
+  looksLikeError,
+  NO_FIXES,
+  PAGE_CHARS,
+  pageResult,
+  parseDescriptions,
+  prepareCall,
+} from "../../../src/proxy/fixes/index.js";
 
 const lines = (count: number, width = 60) => Array.from({ length: count }, (_, i) => `${String(i + 1).padStart(5, "0")} ${"x".repeat(width)}`).join("\n");
 const textOf = (result: JsonObject) => ((result.content as JsonObject[])[0] as JsonObject).text as string;
@@ -11,7 +20,9 @@ describe("paging", () => {
   it("leaves a result of at most ~2,000 tokens alone unless offset or limit is given", () => {
     const small = { content: [{ type: "text", text: lines(50) }] };
     expect(pageResult(small, { offset: null, limit: null })).toBe(small);
-    expect(textOf(pageResult(small, { offset: 10, limit: 2 }))).toBe(`00011 ${"x".repeat(60)}\n00012 ${"x".repeat(60)}\n[showing lines 11-12 of 50; pass offset=12 for more]`);
+    expect(textOf(pageResult(small, { offset: 10, limit: 2 }))).toBe(
+      `00011 ${"x".repeat(60)}\n00012 ${"x".repeat(60)}\n[showing lines 11-12 of 50; pass offset=12 for more]`,
+    );
   });
 
   it("cuts a long result to a page that fits, with the note naming the next offset", () => {
@@ -26,7 +37,13 @@ describe("paging", () => {
   });
 
   it("joins text blocks, keeps other content in place, and splits a line longer than a page", () => {
-    const mixed = { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: "a".repeat(20_000) }, { type: "text", text: "tail" }] };
+    const mixed = {
+      content: [
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "text", text: "a".repeat(20_000) },
+        { type: "text", text: "tail" },
+      ],
+    };
     const page = pageResult(mixed, { offset: null, limit: null });
     const content = page.content as JsonObject[];
     expect(content).toHaveLength(2);
@@ -37,7 +54,9 @@ describe("paging", () => {
   it("takes offset and limit out of the arguments (numeric strings too), refuses bad values, and leaves a tool's own alone", () => {
     const params = { name: "read", arguments: { path: "f", offset: "112", limit: 5 } };
     expect(prepareCall(params, all, false)).toEqual({ params: { name: "read", arguments: { path: "f" } }, paging: { offset: 112, limit: 5 } });
-    expect(prepareCall({ name: "read", arguments: { offset: -1 } }, all, false)).toEqual({ error: "mcp-lint paging: offset must be a whole number of lines, 0 or more" });
+    expect(prepareCall({ name: "read", arguments: { offset: -1 } }, all, false)).toEqual({
+      error: "mcp-lint paging: offset must be a whole number of lines, 0 or more",
+    });
     expect(prepareCall({ name: "read", arguments: { limit: 0 } }, all, false)).toHaveProperty("error");
     expect(prepareCall(params, all, true)).toEqual({ params, paging: null });
     expect(prepareCall(params, NO_FIXES, false)).toEqual({ params, paging: null });
@@ -54,7 +73,7 @@ describe("paging", () => {
     const fixed = fixListResult(result, { paging: true, errors: false, descriptions: new Map([["read", "Read a file and return its text."]]) });
     const tools = fixed.tools as JsonObject[];
     expect(tools[0]).toMatchObject({ description: "Read a file and return its text.", inputSchema: { additionalProperties: false } });
-    expect(Object.keys((tools[0]?.inputSchema as { properties: object }).properties)).toEqual(["path", "offset", "limit"]);
+    expect(Object.keys((tools[0]?.inputSchema as { properties: object } | undefined)?.properties ?? {})).toEqual(["path", "offset", "limit"]);
     expect(tools[1]).toBe(result.tools[1]);
     expect(fixed.nextCursor).toBe("c2");
     expect(result.tools[0]?.description).toBe("Read.");
@@ -84,8 +103,18 @@ describe("errors returned as success", () => {
   it("never touches a result that already says isError, or one with non-text content", () => {
     expect(looksLikeError({ content: [{ type: "text", text: "Error: x" }], isError: false })).toBe(true);
     expect(looksLikeError({ content: [{ type: "text", text: "Error: x" }], isError: true })).toBe(false);
-    expect(looksLikeError({ content: [{ type: "text", text: "Error: x" }, { type: "image", data: "", mimeType: "image/png" }] })).toBe(false);
-    expect(fixCallResult({ content: [{ type: "text", text: "Error: x" }] }, all, null)).toEqual({ content: [{ type: "text", text: "Error: x" }], isError: true });
+    expect(
+      looksLikeError({
+        content: [
+          { type: "text", text: "Error: x" },
+          { type: "image", data: "", mimeType: "image/png" },
+        ],
+      }),
+    ).toBe(false);
+    expect(fixCallResult({ content: [{ type: "text", text: "Error: x" }] }, all, null)).toEqual({
+      content: [{ type: "text", text: "Error: x" }],
+      isError: true,
+    });
   });
 });
 

@@ -40,14 +40,28 @@ async function start(initial: JsonObject[], guarded: boolean) {
   const [serverSide, proxyToServer] = InMemoryTransport.createLinkedPair();
   const [clientSide, proxyToClient] = InMemoryTransport.createLinkedPair();
   const events: ProxyEvent[] = [];
-  const snapshot: ServerSnapshot = { tools: initial, instructions: { known: true, text: "Hello." }, name: "unit", version: "1", commandSha256: null, transport: "stdio" };
+  const snapshot: ServerSnapshot = {
+    tools: initial,
+    instructions: { known: true, text: "Hello." },
+    name: "unit",
+    version: "1",
+    commandSha256: null,
+    transport: "stdio",
+  };
   const guard: GuardSetup | null = guarded
     ? {
         lock: buildLockfile(snapshot, null),
         failOn: "warning",
         review: { check: "check", accept: "accept" },
         read: (client) =>
-          readSession(client, { where: "unit", timeoutMs: 5000, clock: new RunClock(10_000), transport: "stdio", commandSha256: "0".repeat(64), failure: (error) => String(error) }),
+          readSession(client, {
+            where: "unit",
+            timeoutMs: 5000,
+            clock: new RunClock(10_000),
+            transport: "stdio",
+            commandSha256: "0".repeat(64),
+            failure: (error) => String(error),
+          }),
       }
     : null;
   // What the proxy sends the server, to check ids.
@@ -57,7 +71,14 @@ async function start(initial: JsonObject[], guarded: boolean) {
     toServer.push(message);
     return send(message, options);
   };
-  const session = new ProxySession({ client: proxyToClient, server: proxyToServer, guard, fixes: NO_FIXES, report: (event) => events.push(event), version: "0.0.0" });
+  const session = new ProxySession({
+    client: proxyToClient,
+    server: proxyToServer,
+    guard,
+    fixes: NO_FIXES,
+    report: (event) => events.push(event),
+    version: "0.0.0",
+  });
   sessions.push(session);
   await server.connect(serverSide);
   await session.start();

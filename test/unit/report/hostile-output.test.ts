@@ -12,7 +12,10 @@ import { schemaDiffLines } from "../../../src/report/schema-diff.js";
 import { HOSTILE } from "../../hostile-strings.js";
 
 const hostile = fc.constantFrom(...HOSTILE);
-const text = fc.oneof(hostile, fc.tuple(fc.string({ maxLength: 6 }), hostile, fc.string({ maxLength: 6 })).map((parts) => parts.join("")));
+const text = fc.oneof(
+  hostile,
+  fc.tuple(fc.string({ maxLength: 6 }), hostile, fc.string({ maxLength: 6 })).map((parts) => parts.join("")),
+);
 
 /** A raw character no channel may carry (our own colour codes are not used here: plain style). */
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]|[\u{E0000}-\u{E007F}]/u;
@@ -58,25 +61,30 @@ function checkChannel(name: string, output: string): void {
 describe("server-controlled strings stay inert on every channel", () => {
   it("terminal report, JSON report and every message, for lists made of hostile strings", () => {
     fc.assert(
-      fc.property(fc.array(text, { minLength: 8, maxLength: 8 }), fc.array(text, { minLength: 8, maxLength: 8 }), fc.constantFrom(...HOSTILE), (before, after, name) => {
-        const old = snapshot([tool(name, before), tool("stable", before)], before);
-        const next = snapshot([tool(name, after), tool("stable", after), tool(`${name}2`, after)], after);
-        const lock = buildLockfile(old, null);
-        const changes = compareSnapshot(next, lock);
-        const input: ReportInput = {
-          mode: "check",
-          lockPath: "mcp-lint.lock",
-          snapshot: next,
-          lock,
-          changes,
-          notes: [{ tool: name, severity: "info", message: `note about ${after[3] ?? ""}` }],
-          schemaDiff: schemaDiffLines,
-        };
-        checkChannel("terminal", renderTerminal(input));
-        checkChannel("first lock", renderTerminal({ ...input, lock: null, changes: [] }));
-        for (const change of changes) checkChannel(`message of ${change.kind}`, changeMessage(change));
-        checkChannel("JSON report", jsonReportText(buildJsonReport(input, "changed", 1)));
-      }),
+      fc.property(
+        fc.array(text, { minLength: 8, maxLength: 8 }),
+        fc.array(text, { minLength: 8, maxLength: 8 }),
+        fc.constantFrom(...HOSTILE),
+        (before, after, name) => {
+          const old = snapshot([tool(name, before), tool("stable", before)], before);
+          const next = snapshot([tool(name, after), tool("stable", after), tool(`${name}2`, after)], after);
+          const lock = buildLockfile(old, null);
+          const changes = compareSnapshot(next, lock);
+          const input: ReportInput = {
+            mode: "check",
+            lockPath: "mcp-lint.lock",
+            snapshot: next,
+            lock,
+            changes,
+            notes: [{ tool: name, severity: "info", message: `note about ${after[3] ?? ""}` }],
+            schemaDiff: schemaDiffLines,
+          };
+          checkChannel("terminal", renderTerminal(input));
+          checkChannel("first lock", renderTerminal({ ...input, lock: null, changes: [] }));
+          for (const change of changes) checkChannel(`message of ${change.kind}`, changeMessage(change));
+          checkChannel("JSON report", jsonReportText(buildJsonReport(input, "changed", 1)));
+        },
+      ),
       { numRuns: 100, seed: 20261130 },
     );
   });

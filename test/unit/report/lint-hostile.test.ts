@@ -16,7 +16,10 @@ import { renderTerminal } from "../../../src/report/terminal.js";
 import { HOSTILE } from "../../hostile-strings.js";
 
 const hostile = fc.constantFrom(...HOSTILE);
-const text = fc.oneof(hostile, fc.tuple(fc.string({ maxLength: 6 }), hostile, fc.string({ maxLength: 6 })).map((parts) => parts.join("")));
+const text = fc.oneof(
+  hostile,
+  fc.tuple(fc.string({ maxLength: 6 }), hostile, fc.string({ maxLength: 6 })).map((parts) => parts.join("")),
+);
 
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]|[\u{E0000}-\u{E007F}]/u;
 
@@ -32,7 +35,10 @@ function tool(name: string, s: string[]): JsonObject {
       properties: {
         [c]: { type: "string", description: d, enum: [e, "plain"], default: f, format: g, examples: [a] },
         list_all: { type: "array", items: { type: "object", properties: { [g]: { const: b } } } },
-        nested: { type: "object", properties: { deep: { type: "object", properties: { deeper: { type: "object", properties: { [d]: { type: "string" } } } } } } },
+        nested: {
+          type: "object",
+          properties: { deep: { type: "object", properties: { deeper: { type: "object", properties: { [d]: { type: "string" } } } } } },
+        },
       },
       anyOf: [{ properties: { [e]: {} } }],
       required: [c],
@@ -77,11 +83,16 @@ describe("hostile strings on every lint channel", () => {
         }
         // The lock's view: first lock shows every S8 finding next to the recorded text.
         const hidden = lockHiddenText(snapshot, null, [], false);
-        expect(guardPlan({ status: "created", text: "" }, hidden, false).status).toBe(hidden.some((finding) => finding.severity === "error") ? "refused" : "created");
+        expect(guardPlan({ status: "created", text: "" }, hidden, false).status).toBe(
+          hidden.some((finding) => finding.severity === "error") ? "refused" : "created",
+        );
         const input = { mode: "lock" as const, lockPath: "mcp-lint.lock", snapshot, lock: null, changes: [], notes: [], hiddenText: hiddenTextNotes(hidden) };
         check("lock terminal", renderTerminal(input));
         check("lock JSON", jsonReportText(withHiddenText({ changes: [] }, hidden)));
-        check("lock SARIF", jsonReportText(lockSarif({ version: "0.1.0", lockUri: "mcp-lint.lock", server: snapshot.name, changes: [], hidden, changeMessage })));
+        check(
+          "lock SARIF",
+          jsonReportText(lockSarif({ version: "0.1.0", lockUri: "mcp-lint.lock", server: snapshot.name, changes: [], hidden, changeMessage })),
+        );
       }),
       { numRuns: 40, seed: 20261130 },
     );

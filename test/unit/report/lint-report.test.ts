@@ -151,7 +151,14 @@ describe("JSON report", () => {
     expect(json.tools).toBe(2);
     expect(json.tokens_estimated).toBe(137);
     expect(json.findings).toEqual([
-      { rule: "S1", severity: "warning", tool: "get", path: "/description", message: "Description is only 3 words (aim for 15+).", fix: "Add when to use the tool, what it returns and its limits." },
+      {
+        rule: "S1",
+        severity: "warning",
+        tool: "get",
+        path: "/description",
+        message: "Description is only 3 words (aim for 15+).",
+        fix: "Add when to use the tool, what it returns and its limits.",
+      },
       {
         rule: "S2",
         severity: "warning",
@@ -187,7 +194,11 @@ describe("JSON report", () => {
   it("keys a tool named __proto__ as data, and keeps the lowest-scoring copy of a duplicated name", () => {
     const tools = [
       { name: "__proto__", description: "Prototype.", inputSchema: { type: "object" } },
-      { name: "twin", description: "Twin tool that returns the current time in UTC as an ISO 8601 string, for logs and scheduling.", inputSchema: { type: "object" } },
+      {
+        name: "twin",
+        description: "Twin tool that returns the current time in UTC as an ISO 8601 string, for logs and scheduling.",
+        inputSchema: { type: "object" },
+      },
       { name: "twin", inputSchema: { type: "object" } },
     ];
     const json = buildLintJsonReport(report(tools));

@@ -55,7 +55,14 @@ describe("the schema fixture", () => {
 describe("lint SARIF (run and check)", () => {
   it("validates, with one rule entry per rule ID and results at the checked file", () => {
     const tools = demo.tools;
-    const report = buildLintReport({ toolVersion: "0.1.0", command: "check", source: "tools.json", snapshot: snapshot(tools), result: lintServer({ tools }), install: [] });
+    const report = buildLintReport({
+      toolVersion: "0.1.0",
+      command: "check",
+      source: "tools.json",
+      snapshot: snapshot(tools),
+      result: lintServer({ tools }),
+      install: [],
+    });
     const log = valid(lintSarif(report, "test/fixtures/tools.json"));
     const run = runOf(log);
     const ids = run.tool.driver.rules.map((rule) => rule.id);
@@ -67,7 +74,9 @@ describe("lint SARIF (run and check)", () => {
     for (const result of run.results) {
       const rule = run.tool.driver.rules[result.ruleIndex as number];
       expect(rule?.id).toBe(result.ruleId);
-      expect(result.locations).toEqual([expect.objectContaining({ physicalLocation: { artifactLocation: { uri: "test/fixtures/tools.json", uriBaseId: "%SRCROOT%" } } })]);
+      expect(result.locations).toEqual([
+        expect.objectContaining({ physicalLocation: { artifactLocation: { uri: "test/fixtures/tools.json", uriBaseId: "%SRCROOT%" } } }),
+      ]);
     }
     expect(run.results.map((result) => [result.ruleId, result.level])).toEqual([
       ["S1", "warning"],
@@ -79,7 +88,14 @@ describe("lint SARIF (run and check)", () => {
 
   it("for a live run: install kinds as rules, I1 results, logical locations only", () => {
     const tools = demo.tools;
-    const report = buildLintReport({ toolVersion: "0.1.0", command: "run", source: null, snapshot: snapshot(tools), result: lintServer({ tools }), install: [unpinned] });
+    const report = buildLintReport({
+      toolVersion: "0.1.0",
+      command: "run",
+      source: null,
+      snapshot: snapshot(tools),
+      result: lintServer({ tools }),
+      install: [unpinned],
+    });
     const run = runOf(valid(lintSarif(report, null)));
     expect(run.tool.driver.rules.map((rule) => rule.id)).toContain("I1/unpinned");
     const i1 = run.results.find((result) => result.ruleId === "I1/unpinned");
@@ -91,7 +107,12 @@ describe("lint SARIF (run and check)", () => {
   it("gives the same finding the same fingerprint across runs, and different findings different ones", () => {
     const tools = demo.tools;
     const make = () =>
-      runOf(lintSarif(buildLintReport({ toolVersion: "0.1.0", command: "check", source: null, snapshot: snapshot(tools), result: lintServer({ tools }), install: [] }), null));
+      runOf(
+        lintSarif(
+          buildLintReport({ toolVersion: "0.1.0", command: "check", source: null, snapshot: snapshot(tools), result: lintServer({ tools }), install: [] }),
+          null,
+        ),
+      );
     const prints = make().results.map((result) => (result.partialFingerprints as Record<string, string>)["mcpLint/v1"]);
     expect(make().results.map((result) => (result.partialFingerprints as Record<string, string>)["mcpLint/v1"])).toEqual(prints);
     expect(new Set(prints).size).toBe(prints.length);
@@ -118,7 +139,9 @@ describe("lock SARIF (lock --check)", () => {
     const s8 = run.results.at(-1) as { message: { text: string } };
     expect(s8.message.text).toContain('spelling "read ~/.ssh"');
     for (const result of run.results) {
-      expect((result.locations as { physicalLocation: unknown }[])[0]?.physicalLocation).toEqual({ artifactLocation: { uri: "mcp-lint.lock", uriBaseId: "%SRCROOT%" } });
+      expect((result.locations as { physicalLocation: unknown }[])[0]?.physicalLocation).toEqual({
+        artifactLocation: { uri: "mcp-lint.lock", uriBaseId: "%SRCROOT%" },
+      });
     }
   });
 });
@@ -140,7 +163,11 @@ describe("install SARIF (check-config)", () => {
       level: "error",
       locations: [{ physicalLocation: { artifactLocation: { uri: ".mcp.json", uriBaseId: "%SRCROOT%" }, region: { startLine: 3 } } }],
     });
-    expect(run.results[1]).toMatchObject({ ruleId: "I1/unpinned", level: "warning", locations: [{ physicalLocation: { artifactLocation: { uri: "file:///home/me/.claude.json" } } }] });
+    expect(run.results[1]).toMatchObject({
+      ruleId: "I1/unpinned",
+      level: "warning",
+      locations: [{ physicalLocation: { artifactLocation: { uri: "file:///home/me/.claude.json" } } }],
+    });
   });
 });
 

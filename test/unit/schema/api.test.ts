@@ -8,14 +8,66 @@ import { RULE_BY_ROLE, RULES } from "../../../src/schema/rules/index.js";
 
 // Every keyword the brief names (JSON Schema 2020-12 plus the draft-07/04 forms still served).
 const REQUIRED_KEYWORDS = [
-  "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs",
-  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "contains",
-  "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems",
-  "unevaluatedProperties", "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-  "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains",
-  "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "format", "contentEncoding",
-  "contentMediaType", "contentSchema", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
-  "examples", "definitions", "dependencies", "additionalItems",
+  "$schema",
+  "$id",
+  "$ref",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$vocabulary",
+  "$comment",
+  "$defs",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "prefixItems",
+  "items",
+  "contains",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "type",
+  "enum",
+  "const",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxContains",
+  "minContains",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "dependentRequired",
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "definitions",
+  "dependencies",
+  "additionalItems",
 ];
 
 function deepFreeze<T>(value: T): T {
@@ -84,9 +136,7 @@ describe("compareSchemas contract", () => {
   test("a missing schema counts as `true`", () => {
     expect(compareSchemas(undefined, undefined)).toEqual([]);
     expect(compareSchemas(undefined, {})).toEqual([]);
-    expect(compareSchemas({ type: "object" }, undefined)).toEqual([
-      { kind: "widened", reason: "schema_true", path: "" },
-    ]);
+    expect(compareSchemas({ type: "object" }, undefined)).toEqual([{ kind: "widened", reason: "schema_true", path: "" }]);
   });
 
   test("nesting past the walker's own depth limit is reported, not recursed into", () => {

@@ -4,15 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
-import {
-  addUp,
-  type CaseResult,
-  createValidators,
-  type Example,
-  loadSeeds,
-  runCase,
-  type Totals,
-} from "../../../bench/schema-gen.mjs";
+import { addUp, type CaseResult, createValidators, type Example, loadSeeds, runCase, type Totals } from "../../../bench/schema-gen.mjs";
 import { compareSchemas } from "../../../src/schema/index.js";
 
 /** The realistic seed schemas the generator mutates. */
@@ -75,13 +67,7 @@ const CHUNK = 50;
  * seed. A failing case stops the run (no shrinking: a different case seed is a different case, not a smaller
  * one). `pairsOf` says which pairs count towards the budget.
  */
-export function runGenerated(
-  kind: CaseResult["kind"],
-  seed: number,
-  budget: Budget,
-  pairsOf: (totals: Totals) => number,
-  check: (r: CaseResult) => void,
-): Run {
+export function runGenerated(kind: CaseResult["kind"], seed: number, budget: Budget, pairsOf: (totals: Totals) => number, check: (r: CaseResult) => void): Run {
   const started = performance.now();
   let totals: Totals | undefined;
   const pairs = (): number => (totals === undefined ? 0 : pairsOf(totals));

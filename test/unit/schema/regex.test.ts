@@ -78,8 +78,34 @@ describe("patternMatches", () => {
 
   test("on generated patterns and names, every answer RE2 gives is what JavaScript gives with and without `u`", () => {
     const atom = fc.constantFrom(
-      "a", "b", "-", "_", " ", ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\.", "\\-", "\\/", "é",
-      "[a-c]", "[^a]", "[\\d_]", "[^\\s]", "[a-]", "[-a]", "[\\]]", "[.]", "\\x61", "\\u00e9", "\\t", "\\n",
+      "a",
+      "b",
+      "-",
+      "_",
+      " ",
+      ".",
+      "\\d",
+      "\\D",
+      "\\w",
+      "\\W",
+      "\\s",
+      "\\S",
+      "\\.",
+      "\\-",
+      "\\/",
+      "é",
+      "[a-c]",
+      "[^a]",
+      "[\\d_]",
+      "[^\\s]",
+      "[a-]",
+      "[-a]",
+      "[\\]]",
+      "[.]",
+      "\\x61",
+      "\\u00e9",
+      "\\t",
+      "\\n",
     );
     const quantifier = fc.constantFrom("", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "*?", "+?");
     const term = fc.oneof(

@@ -10,29 +10,31 @@ import { ciMinimum, runGenerated, SEEDS, seconds, seedOf, show } from "./generat
 const BUDGET = { target: 12_000, minimum: ciMinimum(10_000, 2_000), seconds: seconds(60) };
 
 describe("compareSchemas soundness against ajv (generated pairs)", () => {
-  test(
-    "10,000+ mutation pairs over real seed schemas, both dialects: zero missed widenings",
-    () => {
-      const run = runGenerated("mutation", seedOf(20260601), BUDGET, (t) => t.mutationPairs, (r) => {
+  test("10,000+ mutation pairs over real seed schemas, both dialects: zero missed widenings", () => {
+    const run = runGenerated(
+      "mutation",
+      seedOf(20260601),
+      BUDGET,
+      (t) => t.mutationPairs,
+      (r) => {
         if (r.missed.length > 0) expect.fail(`missed widening (case seed ${r.seed}):\n${show(r.missed)}`);
-      });
-      const { totals } = run;
-      const { "2020-12": modern, "draft-07": draft07 } = totals.byDialect;
-      console.info(
-        `soundness: seed ${run.seed}, ${totals.mutationPairs} mutation pairs judged by ajv (2020-12 ${modern}, ` +
-          `draft-07 ${draft07}), ${totals.witnesses} with a witness, ${totals.missed.length} missed, ` +
-          `${run.seconds.toFixed(1)} s`,
-      );
-      expect(totals.missed).toEqual([]);
-      expect(totals.mutationPairs).toBeGreaterThanOrEqual(BUDGET.minimum);
-      // Both validators get their share: ajv 2020-12 and ajv draft-07.
-      expect(totals.byDialect["draft-07"]).toBeGreaterThan(totals.mutationPairs / 5);
-      expect(totals.byDialect["2020-12"]).toBeGreaterThan(totals.mutationPairs / 2);
-      // The generator must actually find witnesses, or zero misses would prove nothing.
-      expect(totals.witnesses).toBeGreaterThan(totals.mutationPairs / 10);
-    },
-    180_000,
-  );
+      },
+    );
+    const { totals } = run;
+    const { "2020-12": modern, "draft-07": draft07 } = totals.byDialect;
+    console.info(
+      `soundness: seed ${run.seed}, ${totals.mutationPairs} mutation pairs judged by ajv (2020-12 ${modern}, ` +
+        `draft-07 ${draft07}), ${totals.witnesses} with a witness, ${totals.missed.length} missed, ` +
+        `${run.seconds.toFixed(1)} s`,
+    );
+    expect(totals.missed).toEqual([]);
+    expect(totals.mutationPairs).toBeGreaterThanOrEqual(BUDGET.minimum);
+    // Both validators get their share: ajv 2020-12 and ajv draft-07.
+    expect(totals.byDialect["draft-07"]).toBeGreaterThan(totals.mutationPairs / 5);
+    expect(totals.byDialect["2020-12"]).toBeGreaterThan(totals.mutationPairs / 2);
+    // The generator must actually find witnesses, or zero misses would prove nothing.
+    expect(totals.witnesses).toBeGreaterThan(totals.mutationPairs / 10);
+  }, 180_000);
 
   test("a schema compared with itself, or with its keys reordered, has no findings", () => {
     const reorder = (value: Json): Json => {

@@ -31,7 +31,7 @@ describe("wrap edits", () => {
   });
 
   it("TOML: literal strings, comments inside a list, dotted keys and inline tables", () => {
-    const text = "[mcp_servers.a]\ncommand = 'uvx' # launcher\nargs = [\n  \"x\", # first\n]\n\n[mcp_servers]\nb.command = \"node\"\nc = { command = \"srv\" }\n";
+    const text = '[mcp_servers.a]\ncommand = \'uvx\' # launcher\nargs = [\n  "x", # first\n]\n\n[mcp_servers]\nb.command = "node"\nc = { command = "srv" }\n';
     expect(roundTrip(text, "toml", ["mcp_servers", "a"]).back).toBe(text);
     const dotted = roundTrip(text, "toml", ["mcp_servers", "b"], true);
     expect(dotted.wrapped).toContain('b.command = "npx"\nb.args = ["-y", "mcp-lint@0.1.0", "proxy", "--lock=/l", "--", "node"]\n');

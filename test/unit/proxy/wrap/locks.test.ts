@@ -20,8 +20,12 @@ describe("where wrap keeps locks", () => {
   it("next to a project config, and in the user's config folder for a user-level one", () => {
     expect(lockPathFor("/work/app/.mcp.json", server("api"), linux, null)).toBe("/work/app/mcp-lint-locks/api.lock");
     expect(isUserLevel("/home/me/.config/Claude/claude_desktop_config.json", linux)).toBe(true);
-    expect(lockPathFor("/home/me/.config/Claude/claude_desktop_config.json", server("fs"), linux, null)).toBe("/home/me/.config/mcp-lint/locks/claude-desktop/fs.lock");
-    expect(lockPathFor("/home/me/.cursor/mcp.json", server("fs"), { ...linux, env: { XDG_CONFIG_HOME: "/xdg" } }, null)).toBe("/xdg/mcp-lint/locks/claude-desktop/fs.lock");
+    expect(lockPathFor("/home/me/.config/Claude/claude_desktop_config.json", server("fs"), linux, null)).toBe(
+      "/home/me/.config/mcp-lint/locks/claude-desktop/fs.lock",
+    );
+    expect(lockPathFor("/home/me/.cursor/mcp.json", server("fs"), { ...linux, env: { XDG_CONFIG_HOME: "/xdg" } }, null)).toBe(
+      "/xdg/mcp-lint/locks/claude-desktop/fs.lock",
+    );
     expect(lockPathFor("/home/me/Library/Application Support/Claude/claude_desktop_config.json", server("fs"), { ...linux, platform: "darwin" }, null)).toBe(
       "/home/me/Library/Application Support/mcp-lint/locks/claude-desktop/fs.lock",
     );
