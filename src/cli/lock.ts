@@ -99,13 +99,8 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     await lintOwnLaunch(job.launch, flags.knownBad, modules.install, job.label === "" ? output : prefixed(output, job.label));
   }
 
-  const lockText = await readTextIfExists(flags.lock);
-  if (lockText === null && flags.check) {
-    throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
-  }
   const repaired: string[] = [];
-  const document: LockDocument | null =
-    lockText === null ? null : parseLockDocument(parseJsonStrict(lockText, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {});
+  const document = await readLockDocument(flags, repaired);
   if (repaired.length > 0) {
     output.err(
       `mcp-lint: ${neutralize(flags.lock)} was edited by hand: the sha256 of ${repaired.map((name) => showName(name)).join(", ")} did not match; comparing with the definitions as stored, and --accept will rewrite it\n`,
@@ -199,6 +194,19 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     );
   }
   return exitCode;
+}
+
+/**
+ * Read and parse the lock, or null when there is none yet (an error for --check). Its text is not
+ * kept: at 10,000 tools it is tens of megabytes that a check no longer needs once parsed.
+ */
+async function readLockDocument(flags: LockFlags, repaired: string[]): Promise<LockDocument | null> {
+  const text = await readTextIfExists(flags.lock);
+  if (text === null) {
+    if (flags.check) throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
+    return null;
+  }
+  return parseLockDocument(parseJsonStrict(text, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {});
 }
 
 function checkLockFlags(flags: LockFlags, config: string | null, servers: readonly string[], acceptTools: readonly string[], ignores: readonly string[]): void {
