@@ -7,7 +7,7 @@ import type { ServerSnapshot } from "../lock/snapshot.js";
 import { fix, message } from "../lint/messages.js";
 import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/rules/s8-hidden-text.js";
 import type { LintFinding } from "../lint/types.js";
-import { jsonReportText } from "../report/json.js";
+import { jsonReportText } from "../report/json-text.js";
 import { neutralize } from "../report/neutralize.js";
 import { changeMessage } from "../report/messages.js";
 import type { HiddenTextNote } from "../report/terminal.js";

@@ -11,7 +11,7 @@ import type { ServerSnapshot } from "../lock/snapshot.js";
 import { lintServer } from "../lint/lint.js";
 import { isRuleId } from "../lint/table.js";
 import type { LintOptions } from "../lint/types.js";
-import { jsonReportText } from "../report/json.js";
+import { jsonReportText } from "../report/json-text.js";
 import { buildLintReport, lintExitCode } from "../report/lint-report.js";
 import { renderLintTerminal } from "../report/lint-terminal.js";
 import { PLAIN_STYLE } from "../report/style.js";

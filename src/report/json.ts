@@ -1,35 +1,18 @@
 /** The `--json` report: stable field names, documented in the README. */
 
 import type { Change } from "../lock/kinds.js";
-import type { ServerSnapshot } from "../lock/snapshot.js";
 import { countBySeverity } from "../lock/engine.js";
 import { changeMessage } from "./messages.js";
 import { neutralize } from "./neutralize.js";
+import { serverJson } from "./json-text.js";
 import { textHunks } from "./text-diff.js";
 import type { ReportInput } from "./terminal.js";
 
 const TEXT_KINDS: ReadonlySet<string> = new Set(["description_changed", "title_changed", "schema_text_changed", "instructions_changed", "annotations_changed"]);
 
-/**
- * The report's text: pretty JSON with every non-ASCII character escaped, so hidden Unicode a server
- * sent (bidi controls, U+2028) stays visible in a terminal or a diff, as in the lockfile.
- */
-export function jsonReportText(report: unknown, redact: (text: string) => string = (text) => text): string {
-  // Secrets are matched before escaping, in the form a server echoed them.
-  return `${redact(JSON.stringify(report, null, 2)).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
-}
 
-/** The `server` object every JSON report starts with: who was read, how, and never the command itself. */
-export function serverJson(snapshot: ServerSnapshot): Record<string, unknown> {
-  return {
-    name: snapshot.name,
-    version: snapshot.version,
-    transport: snapshot.transport,
-    command_sha256: snapshot.commandSha256,
-    instructions_known: snapshot.instructions.known,
-    tools: snapshot.tools.length,
-  };
-}
+
+export { jsonReportText, serverJson } from "./json-text.js";
 
 /** Version of the JSON report's shape; bumped only on an incompatible change. */
 export const REPORT_VERSION = 1;

@@ -2,7 +2,7 @@
 
 import type { LintReport, LintReportItem } from "./lint-report.js";
 import { probeEntry } from "./lint-probes.js";
-import { serverJson } from "./json.js";
+import { serverJson } from "./json-text.js";
 
 /** Version of the lint JSON report's shape; bumped only on an incompatible change. */
 export const LINT_REPORT_VERSION = 1;
