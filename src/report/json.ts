@@ -10,8 +10,6 @@ import type { ReportInput } from "./terminal.js";
 
 const TEXT_KINDS: ReadonlySet<string> = new Set(["description_changed", "title_changed", "schema_text_changed", "instructions_changed", "annotations_changed"]);
 
-
-
 export { jsonReportText, serverJson } from "./json-text.js";
 
 /** Version of the JSON report's shape; bumped only on an incompatible change. */
