@@ -22,7 +22,12 @@ const TAIL_BYTES = 64 * 1024;
 const MAX_ANNOTATIONS = 50;
 const MAX_ROWS = 200;
 const MAX_NAME = 120;
-const MAX_MESSAGE = 2000;
+// A change's message carries every inserted character of the text it reports (a payload can sit at
+// the end of a long description), so it is cut only far past any real description; GitHub itself
+// keeps annotation messages up to 64 KB.
+const MAX_MESSAGE = 16_000;
+/** Bytes of change rows in the summary, within GitHub's 1 MiB for a step summary. */
+const TABLE_BUDGET = 600 * 1024;
 
 /** The last `limit` bytes written to it. */
 class Tail {
@@ -266,14 +271,20 @@ function checkSummary(plan, outcome, verdict, fileErrors) {
   if (rows.length === 0) {
     md += "No changes.\n\n";
   } else {
-    const cells = rows.slice(0, MAX_ROWS).map((row) => {
+    // GitHub keeps a step summary up to 1 MiB: rows stop at MAX_ROWS or at the table budget, whole.
+    const cells = [];
+    let size = 0;
+    for (const row of rows.slice(0, MAX_ROWS)) {
       const tool = row.tool === null ? "(server)" : markdownCell(row.tool);
       const server = config ? ` ${markdownCell(row.server)} |` : "";
-      return `| ${row.severity} | ${markdownCell(row.kind)} |${server} ${tool} | ${markdownCell(row.message)} |`;
-    });
+      const cell = `| ${row.severity} | ${markdownCell(row.kind)} |${server} ${tool} | ${markdownCell(row.message)} |`;
+      if (cells.length > 0 && size + cell.length > TABLE_BUDGET) break;
+      cells.push(cell);
+      size += cell.length + 1;
+    }
     const head = config ? "| Severity | Kind | Server | Tool | Message |\n|---|---|---|---|---|" : "| Severity | Kind | Tool | Message |\n|---|---|---|---|";
     md += `${head}\n${cells.join("\n")}\n\n`;
-    if (rows.length > MAX_ROWS) md += `${rows.length - MAX_ROWS} more rows are in the JSON report and the log.\n\n`;
+    if (rows.length > cells.length) md += `${rows.length - cells.length} more rows are in the JSON report and the log.\n\n`;
     if (outcome.code === 1) md += `Changes at or above \`${plan.failOn}\` fail the check.\n\n`;
   }
   if (Array.isArray(report.ignored) && report.ignored.length > 0) {
