@@ -31,15 +31,38 @@ export function ruleEnabled(id: RuleId, options: LintOptions): boolean {
 
 const RULE_ORDER = new Map<RuleId, number>(RULE_LIST.map((rule, index) => [rule.id, index]));
 
-/** Lint a served tool list (and instructions). Definitions are read as data; nothing is fetched or run. */
-export function lintServer(input: LintInput, options: LintOptions = DEFAULT_LINT_OPTIONS): LintResult {
-  const context = buildContext(input.tools, input.instructions ?? null, options);
-  const findings: LintFinding[] = [];
-  for (const rule of RULE_LIST) {
-    if (ruleEnabled(rule.id, options)) rule.check(context, collector(rule.id, findings));
+/**
+ * Findings in report order: by tool (server findings last), then rule order; within a rule, emission
+ * order. Rules run in rule order, so the list already is in rule order and a stable bucketing by tool
+ * gives that order in linear time; a finding on a position outside the list (no rule makes one)
+ * falls back to the general sort.
+ */
+function reportOrder(findings: readonly LintFinding[], tools: number): LintFinding[] {
+  const perTool: (LintFinding[] | undefined)[] = new Array(tools);
+  const server: LintFinding[] = [];
+  let rank = -1;
+  for (const finding of findings) {
+    const index = finding.toolIndex;
+    const ruleRank = RULE_ORDER.get(finding.rule) ?? 0;
+    if (ruleRank < rank || (index !== null && !(Number.isInteger(index) && index >= 0 && index < tools))) return sortedFindings(findings);
+    rank = ruleRank;
+    if (index === null) {
+      server.push(finding);
+      continue;
+    }
+    const bucket = perTool[index];
+    if (bucket === undefined) perTool[index] = [finding];
+    else bucket.push(finding);
   }
-  // Stable sort: by tool (server findings last), then rule order; within a rule, emission order.
-  const ordered = findings
+  const out: LintFinding[] = [];
+  for (const bucket of perTool) if (bucket !== undefined) for (const finding of bucket) out.push(finding);
+  for (const finding of server) out.push(finding);
+  return out;
+}
+
+/** Stable sort: by tool (server findings last), then rule order; within a rule, emission order. */
+function sortedFindings(findings: readonly LintFinding[]): LintFinding[] {
+  return findings
     .map((finding, position) => ({ finding, position }))
     .sort((x, y) => {
       const toolX = x.finding.toolIndex ?? Number.MAX_SAFE_INTEGER;
@@ -50,6 +73,16 @@ export function lintServer(input: LintInput, options: LintOptions = DEFAULT_LINT
       return ruleX - ruleY || x.position - y.position;
     })
     .map(({ finding }) => finding);
+}
+
+/** Lint a served tool list (and instructions). Definitions are read as data; nothing is fetched or run. */
+export function lintServer(input: LintInput, options: LintOptions = DEFAULT_LINT_OPTIONS): LintResult {
+  const context = buildContext(input.tools, input.instructions ?? null, options);
+  const findings: LintFinding[] = [];
+  for (const rule of RULE_LIST) {
+    if (ruleEnabled(rule.id, options)) rule.check(context, collector(rule.id, findings));
+  }
+  const ordered = reportOrder(findings, context.tools.length);
 
   const counts = { info: 0, warning: 0, error: 0, cleanTools: 0 };
   const flagged = new Set<number>();

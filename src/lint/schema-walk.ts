@@ -1,8 +1,8 @@
 /** Visit every sub-schema of a JSON Schema, driven by the shared keyword table, with its JSON Pointer. */
 
 import { MAX_DEFINITION_DEPTH } from "../limits.js";
-import { keywordInfo } from "../schema/keywords.js";
-import { childPointer, isObject, type JsonObject, own } from "./json.js";
+import { type KeywordRole, keywordsWithRole } from "../schema/keywords.js";
+import { isObject, type JsonObject, own, pointerToken } from "./json.js";
 import { resolveLocalRef } from "./params.js";
 
 /** How the walker reached a sub-schema. */
@@ -33,67 +33,115 @@ export interface SchemaVisit {
   inCondition: boolean;
 }
 
-type Frame = { kind: "visit"; visit: SchemaVisit } | { kind: "leave"; node: object };
-
 function isSchemaValue(value: unknown): value is JsonObject | boolean {
   return typeof value === "boolean" || isObject(value);
 }
 
+// How a keyword's value holds sub-schemas, from the shared keyword table, looked up once per key.
+const ONE = 1; // one schema
+const ONE_OR_LIST = 2; // one schema, or a list of them (`items`)
+const LIST = 3; // a list of schemas
+const PROPERTIES = 4; // a map of named properties
+const MAP = 5; // another map of schemas
+const SHAPE_MASK = 7;
+const CONDITION = 8; // reached as a condition on the instance
+
 const CONDITION_KEYWORDS = new Set(["if", "not", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
 
-/** The sub-schemas directly under a schema object, in document order. */
-function children(node: JsonObject, path: string, depth: number, inCondition: boolean): SchemaVisit[] {
-  const out: SchemaVisit[] = [];
-  for (const key of Object.keys(node)) {
+const SHAPES: readonly [KeywordRole, number][] = [
+  ["schema", ONE],
+  ["opaqueSchema", ONE],
+  ["contains", ONE],
+  ["unevaluated", ONE],
+  ["restProperties", ONE],
+  ["restItems", ONE],
+  ["schemaOrArray", ONE_OR_LIST],
+  ["schemaArray", LIST],
+  ["schemaList", LIST],
+  ["schemaMap", PROPERTIES],
+  ["patternMap", MAP],
+  ["dependentSchemas", MAP],
+  ["dependencies", MAP],
+];
+
+/** Keywords that hold sub-schemas, with their shape and condition flag; every other key holds none. */
+const SUBSCHEMA_KEYWORDS: ReadonlyMap<string, number> = new Map(
+  SHAPES.flatMap(([role, shape]) => keywordsWithRole(role).map((key): [string, number] => [key, shape | (CONDITION_KEYWORDS.has(key) ? CONDITION : 0)])),
+);
+
+// Slots carry no per-node data except for properties and branches; the rest are shared (slots are read, never changed).
+const ROOT_SLOT: SchemaSlot = Object.freeze({ kind: "root" });
+const otherSlots = new Map<string, SchemaSlot>();
+function otherSlot(keyword: string): SchemaSlot {
+  let slot = otherSlots.get(keyword);
+  if (slot === undefined) {
+    slot = Object.freeze({ kind: "other", keyword });
+    otherSlots.set(keyword, slot);
+  }
+  return slot;
+}
+const branchSlots: Record<"anyOf" | "oneOf" | "allOf", SchemaSlot[]> = { anyOf: [], oneOf: [], allOf: [] };
+function branchSlot(keyword: "anyOf" | "oneOf" | "allOf", index: number): SchemaSlot {
+  // Real schemas have a handful of branches; a hostile list gets fresh slots past the first 64.
+  if (index >= 64) return { kind: "branch", keyword, index };
+  const list = branchSlots[keyword];
+  let slot = list[index];
+  if (slot === undefined) {
+    slot = Object.freeze({ kind: "branch", keyword, index });
+    list[index] = slot;
+  }
+  return slot;
+}
+
+/** A JSON Pointer one step below `parent`, for a key known to be a string. */
+function below(parent: string, key: string): string {
+  return `${parent}/${key.includes("~") || key.includes("/") ? pointerToken(key) : key}`;
+}
+
+/**
+ * Push the sub-schemas directly under a schema object onto `out`, in document order. Keys that
+ * cannot hold a sub-schema cost one map lookup; nothing is allocated for them. Plain indexed loops
+ * and inline checks: this runs once per schema node of every tool, mostly before any optimization.
+ */
+function children(node: JsonObject, path: string, depth: number, inCondition: boolean, out: SchemaVisit[]): void {
+  const keys = Object.keys(node);
+  for (let at = 0; at < keys.length; at++) {
+    const key = keys[at] as string;
+    const kind = SUBSCHEMA_KEYWORDS.get(key);
+    if (kind === undefined) continue;
     const value = node[key];
-    const role = keywordInfo(key).role;
-    const condition = inCondition || CONDITION_KEYWORDS.has(key);
-    const add = (member: unknown, at: string, slot: SchemaSlot, level: number) => {
-      if (isSchemaValue(member)) out.push({ node: member, path: at, slot, depth: level, owner: node, inCondition: condition });
-    };
-    switch (role) {
-      case "schema":
-      case "opaqueSchema":
-      case "contains":
-      case "unevaluated":
-      case "restProperties":
-      case "restItems":
-        add(value, childPointer(path, key), { kind: "other", keyword: key }, depth + 1);
-        break;
-      case "schemaOrArray":
-      case "schemaArray":
-      case "schemaList": {
-        const at = childPointer(path, key);
-        // `items` may be one schema, or an array of them (the draft-07 tuple form).
-        if (role === "schemaOrArray" && isSchemaValue(value)) {
-          add(value, at, { kind: "other", keyword: key }, depth + 1);
-        } else if (Array.isArray(value)) {
-          const members = value as unknown[];
-          const branch = key === "anyOf" || key === "oneOf" || key === "allOf" ? key : null;
-          for (let index = 0; index < members.length; index++) {
-            const slot: SchemaSlot = branch !== null ? { kind: "branch", keyword: branch, index } : { kind: "other", keyword: key };
-            add(members[index], `${at}/${index}`, slot, depth + 2);
-          }
-        }
-        break;
+    const shape = kind & SHAPE_MASK;
+    const condition = inCondition || (kind & CONDITION) !== 0;
+    const isArray = Array.isArray(value);
+    const schema = typeof value === "boolean" || (typeof value === "object" && value !== null && !isArray);
+    if (shape === ONE || (shape === ONE_OR_LIST && schema)) {
+      // `items` may be one schema, or an array of them (the draft-07 tuple form).
+      if (schema)
+        out.push({ node: value as JsonObject | boolean, path: below(path, key), slot: otherSlot(key), depth: depth + 1, owner: node, inCondition: condition });
+    } else if (shape === ONE_OR_LIST || shape === LIST) {
+      if (!isArray) continue;
+      const members = value as unknown[];
+      const prefix = below(path, key);
+      const branch = key === "anyOf" || key === "oneOf" || key === "allOf" ? key : null;
+      for (let index = 0; index < members.length; index++) {
+        const member = members[index];
+        if (typeof member !== "boolean" && (typeof member !== "object" || member === null || Array.isArray(member))) continue;
+        const slot = branch !== null ? branchSlot(branch, index) : otherSlot(key);
+        out.push({ node: member as JsonObject | boolean, path: `${prefix}/${index}`, slot, depth: depth + 2, owner: node, inCondition: condition });
       }
-      case "schemaMap":
-      case "patternMap":
-      case "dependentSchemas":
-      case "dependencies":
-        if (isObject(value)) {
-          const at = childPointer(path, key);
-          for (const name of Object.keys(value)) {
-            const slot: SchemaSlot = role === "schemaMap" ? { kind: "property", name, parent: node } : { kind: "other", keyword: key };
-            add(value[name], childPointer(at, name), slot, depth + 2);
-          }
-        }
-        break;
-      default:
-        break;
+    } else if (schema && typeof value === "object") {
+      const map = value as JsonObject;
+      const prefix = below(path, key);
+      const names = Object.keys(map);
+      for (let index = 0; index < names.length; index++) {
+        const name = names[index] as string;
+        const member = map[name];
+        if (typeof member !== "boolean" && (typeof member !== "object" || member === null || Array.isArray(member))) continue;
+        const slot: SchemaSlot = shape === PROPERTIES ? { kind: "property", name, parent: node } : otherSlot(key);
+        out.push({ node: member as JsonObject | boolean, path: below(prefix, name), slot, depth: depth + 2, owner: node, inCondition: condition });
+      }
     }
   }
-  return out;
 }
 
 /** The pointer (below the schema root) of a local reference, or null for anything else. */
@@ -115,40 +163,49 @@ function localPointer(ref: string): string | null {
  */
 export function walkSchema(root: unknown, base: string, rootDepth: number, visit: (item: SchemaVisit) => void): void {
   if (!isSchemaValue(root)) return;
-  const stack: Frame[] = [{ kind: "visit", visit: { node: root, path: base, slot: { kind: "root" }, depth: rootDepth, owner: null, inCondition: false } }];
+  // Pending visits, with null marking where a schema's subtree ends (its node then leaves `path`).
+  const stack: (SchemaVisit | null)[] = [{ node: root, path: base, slot: ROOT_SLOT, depth: rootDepth, owner: null, inCondition: false }];
+  const path: object[] = [];
   const onPath = new Set<object>();
   const reached = new Set<object>();
   if (typeof root === "object") reached.add(root);
-  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
-    if (frame.kind === "leave") {
-      onPath.delete(frame.node);
+  const next: SchemaVisit[] = [];
+  while (stack.length > 0) {
+    const item = stack.pop() as SchemaVisit | null;
+    if (item === null) {
+      onPath.delete(path.pop() as object);
       continue;
     }
-    const item = frame.visit;
     if (item.depth > MAX_DEFINITION_DEPTH) continue;
-    if (typeof item.node === "object" && onPath.has(item.node)) continue;
+    const node = item.node;
+    if (typeof node !== "object") {
+      visit(item);
+      continue;
+    }
+    if (onPath.has(node)) continue;
     visit(item);
-    if (typeof item.node !== "object") continue;
-    onPath.add(item.node);
-    stack.push({ kind: "leave", node: item.node });
-    const below = children(item.node, item.path, item.depth, item.inCondition);
-    const ref = own(item.node, "$ref");
+    onPath.add(node);
+    path.push(node);
+    stack.push(null);
+    next.length = 0;
+    children(node, item.path, item.depth, item.inCondition, next);
+    const ref = own(node, "$ref");
     const pointer = typeof ref === "string" ? localPointer(ref) : null;
     if (pointer !== null) {
       const target = resolveLocalRef(root, `#${pointer}`);
       if (isSchemaValue(target) && !(typeof target === "object" && reached.has(target))) {
         if (typeof target === "object") reached.add(target);
         const depth = rootDepth + pointer.split("/").length - 1;
-        below.push({
+        next.push({
           node: target,
           path: base + pointer,
           slot: { kind: "reference", ref: ref as string },
           depth,
-          owner: item.node,
+          owner: node,
           inCondition: item.inCondition,
         });
       }
     }
-    for (let index = below.length - 1; index >= 0; index--) stack.push({ kind: "visit", visit: below[index] as SchemaVisit });
+    for (let index = next.length - 1; index >= 0; index--) stack.push(next[index] as SchemaVisit);
   }
 }

@@ -164,14 +164,21 @@ function term(word: string): string | null {
 
 /** TF-IDF terms of a tool: its name segments and description words, lower-cased, stop words dropped, lightly stemmed. */
 export function terms(name: string, description: string): string[] {
+  return segmentTerms(nameSegments(name), description);
+}
+
+/** `terms` for a name already split into its segments (`nameSegments`). */
+export function segmentTerms(segments: readonly string[], description: string): string[] {
   const out: string[] = [];
-  for (const segment of nameSegments(name)) {
-    const value = term(segment);
+  for (let index = 0; index < segments.length; index++) {
+    const value = term(segments[index] as string);
     if (value !== null) out.push(value);
   }
   const text = (description.length > MAX_TERM_TEXT ? description.slice(0, MAX_TERM_TEXT) : description).toLowerCase();
-  for (const word of text.match(LOWER_WORD) ?? []) {
-    const value = term(word);
+  const words = text.match(LOWER_WORD);
+  if (words === null) return out;
+  for (let index = 0; index < words.length; index++) {
+    const value = term(words[index] as string);
     if (value !== null) out.push(value);
   }
   return out;

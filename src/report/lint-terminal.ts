@@ -62,7 +62,9 @@ function unescapeToken(token: string): string {
  */
 export function parameterLabel(path: string | null): string | null {
   if (path === null || !(path.startsWith("/inputSchema/") || path.startsWith("/outputSchema/"))) return null;
-  const tokens = path.split("/").slice(2).map(unescapeToken);
+  // Escapes are rare: only a pointer holding `~` needs its tokens unescaped.
+  const split = path.split("/");
+  const tokens = path.includes("~") ? split.slice(2).map(unescapeToken) : split.slice(2);
   let label = "";
   let named = false;
   for (let index = 0; index < tokens.length; index++) {
@@ -252,5 +254,7 @@ export function renderLintTerminal(
 
   lines.push(countLine(report, hidden, options.minSeverity), "");
   lines.push(...scoreLines(report, options.failUnder, style));
-  return `${lines.flatMap((line) => wrapLine(line, style.width)).join("\n")}\n`;
+  // Without a width wrapLine returns every line as it is; skip building a list per line then.
+  const width = style.width;
+  return `${(width === null ? lines : lines.flatMap((line) => wrapLine(line, width))).join("\n")}\n`;
 }

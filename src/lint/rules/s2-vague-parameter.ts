@@ -5,8 +5,22 @@ import { childPointer, isObject, own } from "../json.js";
 import { hasDescription, isVagueName } from "../params.js";
 import type { Rule } from "./rule.js";
 
-/** Pointers of the top-level parameters S2 flags in a tool; S3 reads it so one missing description is reported once. */
-export function vagueParameterPaths(view: ToolView): Map<string, string> {
+const vagueByView = new WeakMap<ToolView, ReadonlyMap<string, string>>();
+
+/**
+ * Pointers of the top-level parameters S2 flags in a tool; S3 reads it so one missing description is
+ * reported once. Computed once per tool view and shared (read only) by both rules.
+ */
+export function vagueParameterPaths(view: ToolView): ReadonlyMap<string, string> {
+  let paths = vagueByView.get(view);
+  if (paths === undefined) {
+    paths = computeVagueParameterPaths(view);
+    vagueByView.set(view, paths);
+  }
+  return paths;
+}
+
+function computeVagueParameterPaths(view: ToolView): Map<string, string> {
   const out = new Map<string, string>();
   const root = view.inputSchema;
   if (!isObject(root)) return out;

@@ -12,6 +12,8 @@ function declares(schema: JsonObject, name: string): boolean {
   return isObject(properties) && Object.hasOwn(properties, name);
 }
 
+const NONE: ReadonlyMap<string, string> = new Map();
+
 /** S3 rule. */
 export const s3ParameterSchema: Rule = {
   id: "S3",
@@ -20,7 +22,7 @@ export const s3ParameterSchema: Rule = {
     for (const view of context.tools) {
       const root = view.inputSchema;
       // A parameter S2 already flags for a vague name without a description is not reported twice.
-      const vague = s2Runs ? vagueParameterPaths(view) : new Map<string, string>();
+      const vague: ReadonlyMap<string, string> = s2Runs ? vagueParameterPaths(view) : NONE;
       const branchOwner = new Map<object, JsonObject>();
       for (const { node, path, slot, owner, inCondition } of inputSchemaNodes(view)) {
         if (slot.kind === "branch" && typeof node === "object" && owner !== null) branchOwner.set(node, owner);

@@ -1,8 +1,9 @@
 /** S4: two tools that overlap: similar name and description (TF-IDF cosine >= 0.5) and at least half their parameters shared. */
 
 import type { ToolView } from "../context.js";
+import { own } from "../json.js";
 import { similarPairs } from "../similarity.js";
-import { isVerb, stem, terms, verbGroup } from "../text.js";
+import { isVerb, nameSegments, segmentTerms, stem, verbGroup } from "../text.js";
 import type { Rule } from "./rule.js";
 
 /** Cosine similarity from which two tools' texts count as similar. */
@@ -104,7 +105,11 @@ export const s4Overlap: Rule = {
       }
       const verb = verbs[index] ?? null;
       if (verb === null) entry.none.push(index);
-      else entry.verbs.set(verb, [...(entry.verbs.get(verb) ?? []), index]);
+      else {
+        const members = entry.verbs.get(verb);
+        if (members === undefined) entry.verbs.set(verb, [index]);
+        else members.push(index);
+      }
     });
     const blocks: number[][] = [];
     for (const { verbs: byVerb, none } of byHead.values()) {
@@ -120,7 +125,10 @@ export const s4Overlap: Rule = {
       if ((tools[a] as ToolView).name === (tools[b] as ToolView).name) return false;
       return sharesHalf(params[a] as Set<string>, params[b] as Set<string>);
     };
-    const documents = tools.map((view) => terms(view.name, view.description ?? ""));
+    // A served string name is already split in the view; a missing one reads as `#N`.
+    const documents = tools.map((view) =>
+      segmentTerms(typeof own(view.definition, "name") === "string" ? view.segments : nameSegments(view.name), view.description ?? ""),
+    );
     // Each tool keeps its closest overlaps only: a tool that overlaps dozens of others needs one
     // message saying so, not dozens, and memory stays linear in the number of tools.
     const closest = new Map<number, { other: number; cosine: number }[]>();
