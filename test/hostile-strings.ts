@@ -1,5 +1,7 @@
 // Attack strings shared by the tests that prove server text stays inert on every output channel.
 
+import fc from "fast-check";
+
 /** Strings an attacker would try: terminal escapes, line tricks, workflow commands, markup, hidden Unicode. */
 export const HOSTILE = [
   "\u001b[1A\u001b[2K0 errors",
@@ -24,3 +26,12 @@ export const HOSTILE = [
   "del\u007f",
   "q\n::stop-commands::x\n",
 ];
+
+/** A raw character no output channel may carry: controls, line and paragraph separators, bidi, zero-width, tags. */
+export const FORBIDDEN_OUTPUT = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]|[\u{E0000}-\u{E007F}]/u;
+
+/** A hostile string alone, or wrapped in a little random text on each side. */
+export const hostileText = fc.oneof(
+  fc.constantFrom(...HOSTILE),
+  fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...HOSTILE), fc.string({ maxLength: 6 })).map((parts) => parts.join("")),
+);

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HOSTILE } from "../hostile-strings.js";
+import { FORBIDDEN_OUTPUT, HOSTILE } from "../hostile-strings.js";
 import { sarifErrors } from "../fixtures/sarif/validate.js";
 import { startHttpFixture, stopAllHttpFixtures } from "../fixtures/servers/live/harness.js";
 import { cliPath, fromFileServer, repo, runCli, tempDir, writeJson } from "./helpers.js";
@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const demo = join(repo, "test/fixtures/lint/servers/demo.json");
 const readJson = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, name), "utf8"));
-const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]|[\u{E0000}-\u{E007F}]/u;
+const FORBIDDEN = FORBIDDEN_OUTPUT;
 
 function expectInert(channel: string, text: string): void {
   for (const line of text.split("\n")) {
