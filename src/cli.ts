@@ -118,6 +118,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
           mode: name,
           probeFlags: probeFlagValues(options),
           from: file,
+          fromWhat: "tools file",
           json: single(options.json, "--json"),
           sarif: single(options.sarif, "--sarif"),
           minSeverity,
@@ -271,8 +272,11 @@ export async function main(args: readonly string[], output: Output): Promise<num
   if (cli.matchedCommand === undefined) {
     const name = cli.args[0];
     if (name === undefined) {
+      // An option without a command is a typo, not a request for help: one line, as for any bad flag.
+      const first = argv[0];
+      if (first?.startsWith("-") && first !== "--") throw new UsageError(`unknown option ${first.split("=")[0]}; see mcp-lint --help`);
       cli.outputHelp();
-      throw new UsageError("no command given; run mcp-lint lock --help or mcp-lint check-config --help");
+      throw new UsageError("no command given; run mcp-lint help to list the commands");
     }
     throw new UsageError(`unknown command ${JSON.stringify(name)}; see mcp-lint --help`);
   }

@@ -24,6 +24,8 @@ export interface Output {
 /** The flags that choose and bound a source, shared by every command that reads a server. */
 export interface SourceFlags {
   from: string | null;
+  /** How errors name the `from` file (default "--from file"; `check` reads it as a positional). */
+  fromWhat?: string;
   command: string[];
   url: string | null;
   headers: string[];
@@ -180,7 +182,7 @@ export async function readSnapshot(
   warn: (text: string) => void,
   read: ReadOptions = {},
 ): Promise<ServerSnapshot> {
-  if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, "--from file"), flags.from as string);
+  if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, flags.fromWhat ?? "--from file"), flags.from as string);
   const session = await openSession(flags, target, redactor, warn, read, onStarted);
   let raw: ServerSnapshot;
   try {

@@ -242,6 +242,9 @@ describe("user errors: one line on stderr, exit 2", () => {
     ],
     ["bad --fail-on", () => ["lock", "--check", "--from", "x.json", "--fail-on", "loud"], /--fail-on must be one of/],
     ["unknown flag", () => ["lock", "--bogus"], /Unknown option --bogus/],
+    // Stdout stays empty: a typo before any command prints one line, not the whole help.
+    ["unknown flag without a command", () => ["--bogus=1"], /^mcp-lint: unknown option --bogus; see mcp-lint --help\n$/],
+    ["missing check file, named as a file, not a flag", () => ["check", "nope.json"], /^mcp-lint: tools file nope\.json does not exist/],
     ["both --from and a command", () => ["lock", "--from", "x.json", "--", "node", "s.js"], /give one source: --from FILE, --url URL or a server command/],
     ["unreachable server", () => ["lock", "--", "/nonexistent/server-binary"], /could not start or initialize/],
   ];
