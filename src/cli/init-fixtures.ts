@@ -2,7 +2,7 @@
 
 import { lstat } from "node:fs/promises";
 import { InputFileError, SecretEchoError } from "../errors.js";
-import { refuseSymlink, writeFileSafely } from "../lock/io.js";
+import { checkOutputPath, writeFileSafely } from "../lock/io.js";
 import { fixturesText, starterProbes } from "../probe/init.js";
 import { neutralize } from "../report/neutralize.js";
 import { lintOwnLaunch, loadVerdictModules, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
@@ -29,7 +29,7 @@ async function exists(path: string): Promise<boolean> {
 export async function runInitFixtures(flags: InitFixturesFlags, output: Output): Promise<number> {
   const target = resolveSource(flags, "mcp-lint init-fixtures fixtures.json", { fromAllowed: false });
   // Refusals come before the server starts: a refusal after the run would waste it.
-  await refuseSymlink(flags.file);
+  await checkOutputPath(flags.file);
   const refuse = () => {
     output.err(`mcp-lint: refusing to overwrite ${neutralize(flags.file)}: it exists; edit it, or add --force to replace it with a new starter file\n`);
     return 1;

@@ -5,7 +5,7 @@ import { makeRedactor, type Redactor } from "../connect/redact.js";
 import { UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/kinds.js";
 import type { FailOn } from "../lock/engine.js";
-import { readJsonFile, refuseSymlink, writeFileSafely } from "../lock/io.js";
+import { readJsonFile, checkOutputPath, writeFileSafely } from "../lock/io.js";
 import type { Severity } from "../lock/kinds.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { lintServer } from "../lint/lint.js";
@@ -148,10 +148,10 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
   const target = resolveSource(flags, example, { fromAllowed: flags.mode === "check" });
   const jsonToStdout = flags.json === "-";
   // Output paths are checked before anything starts: a refusal after the server ran would waste the run.
-  if (flags.json !== null && !jsonToStdout) await refuseSymlink(flags.json);
+  if (flags.json !== null && !jsonToStdout) await checkOutputPath(flags.json);
   if (flags.sarif !== null) {
     if (flags.sarif === flags.json) throw new UsageError("--json and --sarif name the same file; give each its own path");
-    await refuseSymlink(flags.sarif);
+    await checkOutputPath(flags.sarif);
   }
   const [modules, jsonBuilder, sarifBuilder] = await Promise.all([
     loadVerdictModules(target !== null),

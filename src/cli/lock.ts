@@ -12,7 +12,7 @@ import {
   parseLockDocument,
   serializeLockDocument,
 } from "../lock/format.js";
-import { readTextIfExists, refuseSymlink, writeFileSafely } from "../lock/io.js";
+import { readTextIfExists, checkOutputPath, writeFileSafely } from "../lock/io.js";
 import type { Change } from "../lock/kinds.js";
 import { CHANGE_KINDS } from "../lock/kinds.js";
 import { applyIgnores, ignoredValueSha256, planServer, type ServerPlan } from "../lock/plan.js";
@@ -83,9 +83,9 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const single = config === null ? resolveSource(flags, "mcp-lint lock") : null;
   const jsonToStdout = flags.json === "-";
   // Output paths are checked first: a refusal after the servers ran would waste the run.
-  if (!flags.check) await refuseSymlink(flags.lock);
-  if (flags.json !== null && !jsonToStdout) await refuseSymlink(flags.json);
-  if (flags.sarif != null) await refuseSymlink(flags.sarif);
+  if (!flags.check) await checkOutputPath(flags.lock);
+  if (flags.json !== null && !jsonToStdout) await checkOutputPath(flags.json);
+  if (flags.sarif != null) await checkOutputPath(flags.sarif);
   const jobs: LockJob[] =
     config === null
       ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]

@@ -1,6 +1,8 @@
 /** File IO for locks and input files: bounded strict reads, atomic writes. */
 
+import type { Stats } from "node:fs";
 import { lstat, readFile, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { InputFileError } from "../errors.js";
 import { decodeUtf8Strict, parseJsonStrict } from "../json/parse.js";
 
@@ -63,7 +65,7 @@ export const fileWriter = {
  * user can write (write-file-atomic follows links to their target).
  */
 export async function writeFileSafely(path: string, text: string): Promise<void> {
-  await refuseSymlink(path);
+  await checkOutputPath(path);
   try {
     await fileWriter.write(path, text);
   } catch (error) {
@@ -71,18 +73,35 @@ export async function writeFileSafely(path: string, text: string): Promise<void>
   }
 }
 
-/** Refuse an output path that is a symbolic link (see writeFileSafely); call before doing work that would be lost. */
-export async function refuseSymlink(path: string): Promise<void> {
-  let link = false;
+/**
+ * Check an output path before doing work that would be lost: refuse a symbolic link (see
+ * writeFileSafely), a folder, and a path whose folder does not exist.
+ */
+export async function checkOutputPath(path: string): Promise<void> {
+  let stats: Stats;
   try {
-    link = (await lstat(path)).isSymbolicLink();
+    stats = await lstat(path);
   } catch (error) {
-    if (isErrno(error, "ENOENT")) return;
-    throw new InputFileError(`cannot write ${path}: ${errnoText(error)}`);
+    if (!isErrno(error, "ENOENT")) throw new InputFileError(`cannot write ${path}: ${errnoText(error)}`);
+    await checkParentFolder(path);
+    return;
   }
-  if (link) {
+  if (stats.isSymbolicLink()) {
     throw new InputFileError(`refusing to write ${path}: it is a symbolic link; mcp-lint never writes through one, so give the real path`);
   }
+  if (stats.isDirectory()) throw new InputFileError(`cannot write ${path}: it is a folder`);
+}
+
+async function checkParentFolder(path: string): Promise<void> {
+  const folder = dirname(path);
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(folder)).isDirectory();
+  } catch (error) {
+    const why = isErrno(error, "ENOENT") ? "does not exist" : errnoText(error);
+    throw new InputFileError(`cannot write ${path}: folder ${folder} ${why}; create it first`);
+  }
+  if (!isFolder) throw new InputFileError(`cannot write ${path}: ${folder} is not a folder`);
 }
 
 function isErrno(error: unknown, code: string): boolean {

@@ -244,6 +244,14 @@ describe("user errors: one line on stderr, exit 2", () => {
     ["unknown flag", () => ["lock", "--bogus"], /Unknown option --bogus/],
     // Stdout stays empty: a typo before any command prints one line, not the whole help.
     ["unknown flag without a command", () => ["--bogus=1"], /^mcp-lint: unknown option --bogus; see mcp-lint --help\n$/],
+    // Refused before anything is read or printed (stdout empty), not after the report.
+    [
+      "lock into a folder that does not exist",
+      (dir) => ["lock", "--from", writeJson(dir, "t.json", server), "--lock", "nodir/x.lock"],
+      /^mcp-lint: cannot write nodir\/x\.lock: folder nodir does not exist; create it first\n$/,
+    ],
+    ["lock onto a folder", (dir) => ["lock", "--from", writeJson(dir, "t.json", server), "--lock", "."], /cannot write \.: it is a folder/],
+    ["check --sarif into a missing folder", (dir) => ["check", writeJson(dir, "t.json", server), "--sarif", "out/r.sarif"], /folder out does not exist/],
     ["missing check file, named as a file, not a flag", () => ["check", "nope.json"], /^mcp-lint: tools file nope\.json does not exist/],
     ["both --from and a command", () => ["lock", "--from", "x.json", "--", "node", "s.js"], /give one source: --from FILE, --url URL or a server command/],
     ["unreachable server", () => ["lock", "--", "/nonexistent/server-binary"], /could not start or initialize/],
