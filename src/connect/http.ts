@@ -147,6 +147,10 @@ function networkCause(error: unknown, url: URL): string | null {
       const text = describeCode(code, current.message, url);
       if (text !== null) return text;
     }
+    // fetch refuses the ports browsers block (1, 25, 6667, ...) before connecting, with no code.
+    if (current.message === "bad port") {
+      return `fetch refuses to connect to port ${url.port}, one of the ports it blocks for safety (such as 1, 25 and 6667); serve the endpoint on another port`;
+    }
     // AggregateError (happy eyeballs over IPv4 and IPv6) holds the per-address failures.
     const inner = current instanceof AggregateError ? current.errors[0] : undefined;
     current = (current as { cause?: unknown }).cause ?? inner;

@@ -219,6 +219,14 @@ describe("--url errors give the cause", () => {
     expect(line).not.toMatch(/fetch failed/);
   });
 
+  it("a port fetch blocks is named as such, not as a bare fetch failure", async () => {
+    const result = await runCli(["lock", "--timeout", "5", "--url", "http://127.0.0.1:6667/mcp"], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    const line = expectOneLineError(result.stderr);
+    expect(line).toMatch(/fetch refuses to connect to port 6667, one of the ports it blocks/);
+    expect(line).not.toMatch(/fetch failed/);
+  });
+
   it("DNS lookup failed", async () => {
     const result = await runCli(["lock", "--timeout", "10", "--url", "http://no-such-host.invalid/mcp"], { cwd: tempDir() });
     expect(result.code).toBe(2);
