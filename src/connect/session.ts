@@ -3,7 +3,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, ToolListError } from "../errors.js";
-import { isJsonObject, type ServerSnapshot, type Transport, validateEntries, validateToolList } from "../lock/snapshot.js";
+import { MAX_TOOLS } from "../limits.js";
+import { isJsonObject, type ServerSnapshot, type Transport, tooManyTools, validateEntries, validateToolList } from "../lock/snapshot.js";
 import { type Bound, deadlineText, type RunClock } from "./bounds.js";
 
 /** Most `tools/list` pages followed: a list that never ends is an error, never a partial lock. */
@@ -85,6 +86,8 @@ async function readPaged(
     const pageItems = result[key];
     if (!Array.isArray(pageItems)) throw new ToolListError(`${options.where} answered ${method} without a "${key}" array`);
     for (const item of pageItems) items.push(item);
+    // Stop reading at once rather than after up to 100 pages of a list no client could load.
+    if (key === "tools" && items.length > MAX_TOOLS) throw tooManyTools(options.where, items.length);
     const next = result.nextCursor;
     if (next === undefined || next === null) break;
     if (typeof next !== "string") throw new ToolListError(`${options.where} sent a ${method} nextCursor that is not a string`);

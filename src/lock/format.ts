@@ -5,7 +5,7 @@ import { LockFormatError } from "../errors.js";
 import { canonicalSha256, stringifyLockText } from "../json/canonical.js";
 import { jsonEqual } from "../json/equal.js";
 import { maxDepth } from "../json/parse.js";
-import { MAX_DEFINITION_DEPTH } from "../limits.js";
+import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 import { type EntrySection, type Instructions, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
 
 /** Format version of a single-server lock (tools and instructions). */
@@ -320,8 +320,12 @@ function parseReadAs(value: unknown, at: string, fail: Fail): Lockfile["readAs"]
 
 function parseEntries(value: unknown, section: string, keyField: string, fail: Fail, source: string, options: ParseLockOptions): Map<string, LockedEntry> {
   if (!isJsonObject(value)) return fail(`"${section}" must be an object keyed by ${keyField}`);
+  const names = Object.keys(value);
+  // No list over MAX_TOOLS is ever locked; a lock holding more was not written by mcp-lint.
+  if (section.endsWith("tools") && names.length > MAX_TOOLS)
+    return fail(`"${section}" holds ${names.length.toLocaleString("en-US")} tools, more than the ${MAX_TOOLS.toLocaleString("en-US")} mcp-lint locks`);
   const entries = new Map<string, LockedEntry>();
-  for (const name of Object.keys(value)) {
+  for (const name of names) {
     const where = `${section} entry ${JSON.stringify(name)}`;
     const entry = value[name];
     if (!isJsonObject(entry)) return fail(`${where} must be an object`);

@@ -3,7 +3,7 @@
 import { ToolListError } from "../errors.js";
 import { isJsonObject, type JsonObject, ownField } from "../json/value.js";
 import { maxDepth } from "../json/parse.js";
-import { MAX_DEFINITION_DEPTH } from "../limits.js";
+import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 
 /** Parsed JSON is read through the shared helpers (own keys only, so `__proto__` stays data). */
 export { isJsonObject, type JsonObject, ownField } from "../json/value.js";
@@ -45,6 +45,13 @@ export const ENTRY_SECTIONS = [
 /** One of the sections in ENTRY_SECTIONS. */
 export type EntrySection = (typeof ENTRY_SECTIONS)[number]["section"];
 
+/** The error for a list over MAX_TOOLS; `count` is how many were read (at least that many were sent). */
+export function tooManyTools(source: string, count: number): ToolListError {
+  return new ToolListError(
+    `${source}: ${count.toLocaleString("en-US")} tools, more than the ${MAX_TOOLS.toLocaleString("en-US")} mcp-lint reads in one list (no MCP client loads that many); refusing to analyse it`,
+  );
+}
+
 /**
  * Check a tools array as sent by a server or file: every entry an object with a string name and
  * bounded depth. Anything else cannot be locked, so it is an error rather than a silent skip.
@@ -53,6 +60,7 @@ export function validateToolList(tools: unknown, source: string, options: { numb
   if (!Array.isArray(tools)) {
     throw new ToolListError(`${source}: "tools" is not an array`);
   }
+  if (tools.length > MAX_TOOLS) throw tooManyTools(source, tools.length);
   tools.forEach((tool: unknown, index) => {
     if (!isJsonObject(tool)) {
       throw new ToolListError(`${source}: tool #${index + 1} is not a JSON object`);

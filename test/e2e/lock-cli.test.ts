@@ -269,6 +269,17 @@ describe("user errors: one line on stderr, exit 2", () => {
 });
 
 describe("live stdio server", () => {
+  it("refuses a list of more than 50,000 tools as soon as the page arrives, writing nothing", async () => {
+    const dir = tempDir();
+    const tools = Array.from({ length: 50_001 }, (_, index) => ({ name: `t${index}`, inputSchema: { type: "object" } }));
+    const file = writeJson(dir, "server.json", { tools });
+    const result = await runCli(["lock", "--", process.execPath, fromFileServer, file], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^mcp-lint: .*50,001 tools, more than the 50,000 mcp-lint reads in one list/);
+    expect(result.stdout).toBe("");
+    expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
+  });
+
   it("locks what the server sent, including a tool SDK clients reject, and notes it", async () => {
     const dir = tempDir();
     const spec = {
