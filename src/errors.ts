@@ -44,3 +44,8 @@ export class SecretEchoError extends McpLintError {
 export class KnownBadRefusal extends Error {
   override name = "KnownBadRefusal";
 }
+
+/** A lint run found more than the bound on findings (MAX_FINDINGS); it stops instead of building a report of that size. */
+export class TooManyFindingsError extends McpLintError {
+  override name = "TooManyFindingsError";
+}

@@ -5,6 +5,8 @@ import { type SchemaVisit, walkSchema } from "./schema-walk.js";
 import { nameSegments } from "./text.js";
 import type { LintArgs, LintFinding, LintOptions, RuleId } from "./types.js";
 import type { Severity } from "../lock/kinds.js";
+import { TooManyFindingsError } from "../errors.js";
+import { MAX_FINDINGS } from "../limits.js";
 
 /** One tool as the rules read it. */
 export interface ToolView {
@@ -81,16 +83,32 @@ export interface Reporter {
   server(severity: Severity, args?: LintArgs): void;
 }
 
-/** A reporter that appends findings of one rule to a list. */
+/** A reporter that appends findings of one rule to a list, up to MAX_FINDINGS in all. */
 export function collector(rule: RuleId, into: LintFinding[]): Reporter {
+  const add = (finding: LintFinding) => {
+    if (into.length >= MAX_FINDINGS) throw tooManyFindings(into);
+    into.push(finding);
+  };
   return {
     tool(view, severity, path, args = {}) {
-      into.push({ rule, severity, tool: view.name, toolIndex: view.index, path, args });
+      add({ rule, severity, tool: view.name, toolIndex: view.index, path, args });
     },
     server(severity, args = {}) {
-      into.push({ rule, severity, tool: null, toolIndex: null, path: null, args });
+      add({ rule, severity, tool: null, toolIndex: null, path: null, args });
     },
   };
+}
+
+/** The error for a run past MAX_FINDINGS, naming the rules that fired most so the user knows what to turn off. */
+function tooManyFindings(findings: readonly LintFinding[]): TooManyFindingsError {
+  const byRule = new Map<RuleId, number>();
+  for (const finding of findings) byRule.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
+  const loudest = [...byRule].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 3);
+  const counts = loudest.map(([rule, count]) => `${rule} ${count.toLocaleString("en-US")}`).join(", ") + (byRule.size > loudest.length ? ", ..." : "");
+  const top = (loudest[0] as [RuleId, number])[0];
+  return new TooManyFindingsError(
+    `more than ${MAX_FINDINGS.toLocaleString("en-US")} lint findings (${counts}); stopping rather than build a report that size: lint fewer tools at a time, or turn the loudest rule off with --disable ${top}`,
+  );
 }
 
 const inputNodes = new WeakMap<ToolView, readonly SchemaVisit[]>();

@@ -85,4 +85,20 @@ describe("huge input", () => {
     expect(result.stdout.length).toBeLessThan(50_000);
     expect(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")).findings).toHaveLength(200_001);
   });
+
+  it("more than 250,000 findings stop the run with one line naming the loudest rule; no report is written", async () => {
+    const dir = tempDir();
+    const properties = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`p${index}`, { type: "string" }]));
+    const tools = Array.from({ length: 2_500 }, (_, index) => ({
+      name: `do_thing_${index}`,
+      description: "Does a thing.",
+      inputSchema: { type: "object", properties },
+    }));
+    const file = writeJson(dir, "loud.json", { tools });
+    const result = await runCli(["check", file, "--json", "r.json"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(expectOneLineError(result.stderr)).toMatch(/more than 250,000 lint findings \(S3 247,500, S1 2,500\).*--disable S3$/);
+    expect(result.stdout).toBe("");
+    expect(existsSync(join(dir, "r.json"))).toBe(false);
+  });
 });

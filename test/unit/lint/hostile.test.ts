@@ -1,5 +1,6 @@
 // Hostile input: huge strings, huge schemas, deep nesting, cycles and prototype keys finish quickly and never throw.
 import { describe, expect, it } from "vitest";
+import { TooManyFindingsError } from "../../../src/errors.js";
 import { lintServer, message } from "../../../src/lint/index.js";
 
 const MB10 = 10 * 1024 * 1024;
@@ -85,5 +86,27 @@ describe("large and odd schemas", () => {
       $defs: { x: { $ref: "#/$defs/y" }, y: { $ref: "#/$defs/x" } },
     };
     expect(() => lintServer({ tools: [{ name: "refs", description: "d", inputSchema: schema }] })).not.toThrow();
+  });
+});
+
+// The one deliberate throw: past MAX_FINDINGS a run stops with a clear error (exit 2 in the CLI)
+// instead of building reports that would need gigabytes.
+describe("a list with more findings than MAX_FINDINGS", () => {
+  // 2,500 tools with 101 undescribed parameters each: 252,500 S3 findings, plus one S1 per tool.
+  const properties = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`p${index}`, { type: "string" }]));
+  const tools = Array.from({ length: 2_500 }, (_, index) => ({
+    name: `do_thing_${index}`,
+    description: "Does a thing.",
+    inputSchema: { type: "object", properties },
+  }));
+
+  it("stops with an error naming the loudest rules and the flag that turns one off", () => {
+    expect(() => lintServer({ tools })).toThrow(TooManyFindingsError);
+    expect(() => lintServer({ tools })).toThrow(/^more than 250,000 lint findings \(S3 247,500, S1 2,500\); .* --disable S3$/);
+  });
+
+  it("runs once the loudest rule is off", () => {
+    const result = lintServer({ tools }, { disable: new Set(["S3"]), portability: "default", formatAllowlist: [] });
+    expect(result.findings.filter((finding) => finding.rule === "S1")).toHaveLength(2_500);
   });
 });
