@@ -8,6 +8,7 @@ import type { FailOn } from "./lock/engine.js";
 import type { Output } from "./cli/source.js";
 import { neutralize } from "./report/neutralize.js";
 import { styleFor } from "./report/style.js";
+import { pushAll } from "./arrays.js";
 
 const FAIL_ON_LEVELS = ["info", "warning", "error", "never"] as const;
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -324,7 +325,7 @@ function glueStdoutJson(argv: readonly string[]): string[] {
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] as string;
     if (arg === "--") {
-      out.push(...argv.slice(index));
+      pushAll(out, argv.slice(index));
       break;
     }
     if (arg === "--json" && argv[index + 1] === "-") {

@@ -45,6 +45,11 @@ export class KnownBadRefusal extends Error {
   override name = "KnownBadRefusal";
 }
 
+/** A comparison with a lock found more than MAX_CHANGES changes; it stops instead of building a report of that size. */
+export class TooManyChangesError extends McpLintError {
+  override name = "TooManyChangesError";
+}
+
 /** A lint run found more than the bound on findings (MAX_FINDINGS); it stops instead of building a report of that size. */
 export class TooManyFindingsError extends McpLintError {
   override name = "TooManyFindingsError";

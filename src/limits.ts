@@ -14,3 +14,6 @@ export const MAX_TOOLS = 50_000;
  * 2.8 GB and a 468 MB JSON report); past this the run stops with one line instead of running out.
  */
 export const MAX_FINDINGS = 250_000;
+
+/** Most changes one comparison with a lock collects, for the same reason (a million took 3 GB and 39 s). */
+export const MAX_CHANGES = 250_000;

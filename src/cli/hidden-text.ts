@@ -11,6 +11,7 @@ import { jsonReportText } from "../report/json-text.js";
 import { neutralize } from "../report/neutralize.js";
 import { changeMessage } from "../report/messages.js";
 import type { HiddenTextNote } from "../report/terminal.js";
+import { pushAll } from "../arrays.js";
 
 /**
  * S8 findings for a lock run. Writing (first lock or refresh): every tool and the instructions it
@@ -28,9 +29,9 @@ export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, 
   const everything = !check || lock === null;
   const findings: LintFinding[] = [];
   snapshot.tools.forEach((tool, index) => {
-    if (everything || fresh.has(tool.name as string)) findings.push(...scanToolHiddenText(tool, index));
+    if (everything || fresh.has(tool.name as string)) pushAll(findings, scanToolHiddenText(tool, index));
   });
-  if (snapshot.instructions.known && (everything || instructionsChanged)) findings.push(...scanInstructionsHiddenText(snapshot.instructions.text));
+  if (snapshot.instructions.known && (everything || instructionsChanged)) pushAll(findings, scanInstructionsHiddenText(snapshot.instructions.text));
   return findings;
 }
 

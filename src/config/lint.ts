@@ -4,6 +4,7 @@ import type { KnownBadList } from "../install/bad-list.js";
 import { type InstallFinding, installFinding } from "../install/kinds.js";
 import { lintLaunch, lintShellString } from "../install/lint.js";
 import type { ConfigServer } from "./types.js";
+import { pushAll } from "../arrays.js";
 
 /** I1 findings for one server entry. */
 export function lintServer(server: ConfigServer, knownBad: KnownBadList): InstallFinding[] {
@@ -16,7 +17,7 @@ export function lintServer(server: ConfigServer, knownBad: KnownBadList): Instal
       }),
     );
   } else if (server.launch !== null) {
-    findings.push(...("shell" in server.launch ? lintShellString(server.launch.shell, knownBad) : lintLaunch(server.launch.argv, knownBad)));
+    pushAll(findings, "shell" in server.launch ? lintShellString(server.launch.shell, knownBad) : lintLaunch(server.launch.argv, knownBad));
   }
   const insecure = server.remote === null ? null : plainTextScheme(server.remote);
   if (insecure !== null && server.remote !== null) {

@@ -4,6 +4,7 @@ import { UsageError } from "../errors.js";
 import { parseJsonStrict } from "../json/parse.js";
 import { BUILTIN_KNOWN_BAD } from "./known-bad.js";
 import { type BadEcosystem, comparable, normalizeName } from "./versions.js";
+import { pushAll } from "../arrays.js";
 
 /** A bad interval of releases, as OSV writes it: from `introduced` up to (not including) `fixed`. */
 export interface KnownBadRange {
@@ -58,7 +59,7 @@ const RANGE_KEYS = new Set(["introduced", "fixed"]);
 export function loadKnownBad(extraJsonText?: string, source = "--known-bad file"): KnownBadList {
   const entries = validateKnownBad(BUILTIN_KNOWN_BAD, "built-in known-bad list");
   if (extraJsonText !== undefined) {
-    entries.push(...validateKnownBad(parseJsonStrict(extraJsonText, source), source));
+    pushAll(entries, validateKnownBad(parseJsonStrict(extraJsonText, source), source));
   }
   return { entries };
 }

@@ -9,6 +9,7 @@ import { commandName, hasVariable, isAssignment, isCommandWord, safeDisplay, spl
 import type { CommandHandler, LaunchParse, PackageRef, Problem, ShellDialect } from "./types.js";
 import { comparable, normalizeName } from "./versions.js";
 import { WRAPPERS } from "./wrappers/index.js";
+import { pushAll } from "../arrays.js";
 
 /** Wrappers inside wrappers deeper than this are not followed (`sh -c "bash -c \"...\""`...). */
 export const MAX_WRAPPER_DEPTH = 8;
@@ -88,7 +89,7 @@ function collectArgv(argv: readonly string[], depth: number, out: Collected): vo
   }
   if (parsed.opaque) out.opaque = true;
   for (const item of parsed.packages) out.packages.push({ ...item, launcher: item.launcher ?? handler.id });
-  out.problems.push(...parsed.problems);
+  pushAll(out.problems, parsed.problems);
   for (const nested of parsed.nested) {
     if ("argv" in nested) collectArgv(nested.argv, depth + 1, out);
     else collectScript(nested.script, nested.dialect, depth + 1, out);

@@ -3,6 +3,7 @@
 import type { Severity } from "../lock/kinds.js";
 import { findPhrases } from "./phrases.js";
 import type { HiddenKind } from "./types.js";
+import { pushAll } from "../arrays.js";
 
 /** Severity of each class of hidden text (see docs/rules/S8.md for why). */
 export const HIDDEN_SEVERITY = {
@@ -245,7 +246,7 @@ function scanFileReferences(text: string, hits: HiddenHit[]): void {
     if (seen === undefined) found.set(kind, { kind, text: excerpt(text, start, end), count: 1 });
     else seen.count++;
   }
-  hits.push(...found.values());
+  pushAll(hits, found.values());
 }
 
 /** Every class of hidden text in one string, in a fixed order (characters, comments, files, prose). */

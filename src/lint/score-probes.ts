@@ -3,6 +3,7 @@
 import { RESPONSE_BUDGET_TOKENS } from "./score-constants.js";
 import { type LintScore, scoreServer, staticCosts, type WasteItem } from "./score.js";
 import type { LintFinding } from "./types.js";
+import { pushAll } from "../arrays.js";
 
 /** What the score reads from one answered probe. */
 export interface ResponseMeasure {
@@ -72,6 +73,6 @@ export function scoreWithProbes(input: ProbeScoreInput): LintScore {
   });
   const costs = staticCosts(input.tools, priced);
   const waste = measuredWaste(input.measures);
-  for (const cost of costs) cost.waste.push(...(waste.get(cost.toolIndex) ?? []));
+  for (const cost of costs) pushAll(cost.waste, waste.get(cost.toolIndex) ?? []);
   return scoreServer(costs, { probed: input.probed });
 }

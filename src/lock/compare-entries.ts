@@ -5,6 +5,7 @@ import type { LockedEntry, Lockfile } from "./format.js";
 import type { Change, ChangeKind, Severity } from "./kinds.js";
 import { CHANGE_KINDS } from "./kinds.js";
 import { type EntrySection, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
+import { pushAll } from "../arrays.js";
 
 /** What each section calls its items, its change kinds, and which fields are text the model reads. */
 const SECTIONS: Record<
@@ -50,7 +51,7 @@ export function compareEntrySections(lock: Lockfile, snapshot: ServerSnapshot): 
   for (const section of Object.keys(SECTIONS) as EntrySection[]) {
     const served = snapshot[section];
     if (served === undefined) continue;
-    changes.push(...compareSection(section, lock[section], served));
+    pushAll(changes, compareSection(section, lock[section], served));
   }
   return changes;
 }
@@ -64,7 +65,7 @@ function compareSection(section: EntrySection, locked: Map<string, LockedEntry> 
     if (pinned === undefined) {
       changes.push(make(info.added, info.subject, name, { after: ownField(definition, "description"), definition }));
     } else if (!jsonEqual(pinned.definition, definition)) {
-      changes.push(...compareItem(section, name, pinned.definition, definition));
+      pushAll(changes, compareItem(section, name, pinned.definition, definition));
     }
   }
   for (const name of locked?.keys() ?? []) {
@@ -83,7 +84,7 @@ function compareItem(section: EntrySection, name: string, before: JsonObject, af
     const now = ownField(after, field);
     if (jsonEqual(old, now)) continue;
     if (section === "prompts" && field === "arguments") {
-      changes.push(...compareArguments(name, old, now));
+      pushAll(changes, compareArguments(name, old, now));
       continue;
     }
     const text = info.text.includes(field);

@@ -9,6 +9,9 @@ import { type LockedEntry, type Lockfile, LOCKFILE_VERSION_SERVERS } from "./for
 import type { Change, ChangeKind, Severity } from "./kinds.js";
 import { CHANGE_KINDS, CHANGE_KIND_NAMES } from "./kinds.js";
 import { type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
+import { pushAll } from "../arrays.js";
+import { TooManyChangesError } from "../errors.js";
+import { MAX_CHANGES } from "../limits.js";
 
 /** Names served more than once, with how many times. */
 export function duplicateNames(tools: readonly JsonObject[]): Map<string, number> {
@@ -67,13 +70,18 @@ export function compareWithLock(lock: Lockfile, snapshot: ServerSnapshot): Chang
     for (const copy of copies) {
       if (jsonEqual(copy, locked.definition) || seen.some((other) => jsonEqual(other, copy))) continue;
       seen.push(copy);
-      changes.push(...compareDefinitions(name, locked.definition, copy));
+      pushAll(changes, compareDefinitions(name, locked.definition, copy));
+      if (changes.length > MAX_CHANGES) {
+        throw new TooManyChangesError(
+          `more than ${MAX_CHANGES.toLocaleString("en-US")} changes against the lock (the server was rewritten wholesale); stopping rather than build a report that size: review the server, and if it is what you want, delete the lock and run mcp-lint lock to record it afresh`,
+        );
+      }
     }
   }
 
   changes.push(...compareInstructions(lock, snapshot), ...compareServer(lock, snapshot));
   // A v1 lock pins tools and instructions only; its reserved sections are kept, not compared.
-  if (lock.version === LOCKFILE_VERSION_SERVERS) changes.push(...compareEntrySections(lock, snapshot));
+  if (lock.version === LOCKFILE_VERSION_SERVERS) pushAll(changes, compareEntrySections(lock, snapshot));
   return sortChanges(changes);
 }
 
@@ -204,13 +212,13 @@ export function compareDefinitions(tool: string, before: JsonObject, after: Json
   }
 
   const [oldInput, newInput] = field("inputSchema");
-  if (!jsonEqual(oldInput, newInput)) changes.push(...compareInputSchema(tool, oldInput, newInput));
+  if (!jsonEqual(oldInput, newInput)) pushAll(changes, compareInputSchema(tool, oldInput, newInput));
   const [oldOutput, newOutput] = field("outputSchema");
-  if (!jsonEqual(oldOutput, newOutput)) changes.push(...compareOutputSchema(tool, oldOutput, newOutput));
+  if (!jsonEqual(oldOutput, newOutput)) pushAll(changes, compareOutputSchema(tool, oldOutput, newOutput));
 
   const [oldAnnotations, newAnnotations] = field("annotations");
   if (!jsonEqual(oldAnnotations, newAnnotations)) {
-    changes.push(...compareAnnotations(tool, oldAnnotations, newAnnotations));
+    pushAll(changes, compareAnnotations(tool, oldAnnotations, newAnnotations));
   }
 
   const otherFields: string[] = [];
@@ -263,10 +271,10 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
       structural.push(finding);
     }
   }
-  changes.push(...newNames(tool, "/inputSchema", findings));
+  pushAll(changes, newNames(tool, "/inputSchema", findings));
   // The analyzer normalizes equivalent rewrites and reorders; no finding means no change to report. A path
   // already reported as a widening is not repeated as a structural change.
-  changes.push(...structuralChanges(tool, "/inputSchema", structural, widened, before, after));
+  pushAll(changes, structuralChanges(tool, "/inputSchema", structural, widened, before, after));
   return changes;
 }
 
@@ -306,7 +314,7 @@ function compareOutputSchema(tool: string, before: unknown, after: unknown): Cha
       other.push(finding);
     }
   }
-  changes.push(...newNames(tool, "/outputSchema", findings));
+  pushAll(changes, newNames(tool, "/outputSchema", findings));
   const presence = before === undefined ? "added" : after === undefined ? "removed" : null;
   if (presence !== null || other.length > 0) {
     const reason = presence ?? (other.some((finding) => finding.kind === "widened") ? "widened" : "changed");

@@ -2,6 +2,7 @@
 
 import type { ArgumentProblem, BlockReason, PlannedProbe, ProbeNote, ProbeRecord } from "../probe/types.js";
 import { capDisplay, neutralize, neutralizeLines } from "./neutralize.js";
+import { maxOf } from "../arrays.js";
 
 /** Characters of each response kept in the JSON report without `--include-responses`. */
 export const PREVIEW_CHARS = 400;
@@ -101,9 +102,23 @@ export function probeTableLines(records: readonly ProbeRecord[]): string[] {
   const names = records.map((record) => probeName(record.probe));
   const statuses = records.map(statusText);
   const tokens = records.map((record) => (record.response === null ? "" : `~${thousands(record.response.tokens)} tok`));
-  const nameWidth = Math.min(64, Math.max(...names.map((name) => name.length))) + 2;
-  const statusWidth = Math.max(...statuses.map((status) => status.length)) + 2;
-  const tokenWidth = Math.max(...tokens.map((text) => text.length));
+  const nameWidth =
+    Math.min(
+      64,
+      maxOf(
+        names.map((name) => name.length),
+        0,
+      ),
+    ) + 2;
+  const statusWidth =
+    maxOf(
+      statuses.map((status) => status.length),
+      0,
+    ) + 2;
+  const tokenWidth = maxOf(
+    tokens.map((text) => text.length),
+    0,
+  );
   const lines = ["Probes"];
   records.forEach((record, index) => {
     const name = names[index] as string;

@@ -7,6 +7,7 @@ import { type LintReport, type LintReportItem, atLeast } from "./lint-report.js"
 import { probeTableLines } from "./lint-probes.js";
 import { capDisplay, neutralize } from "./neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
+import { pushAll } from "../arrays.js";
 
 /** How the report is shown. */
 export interface LintTerminalOptions {
@@ -207,7 +208,10 @@ export function renderLintTerminal(
 ): string {
   const lines = [...headerLines(report), ""];
   // The probe table comes first: the findings under each tool refer to its rows.
-  if (report.probes !== null) lines.push(...probeTableLines(report.probes), "");
+  if (report.probes !== null) {
+    pushAll(lines, probeTableLines(report.probes));
+    lines.push("");
+  }
   const visible = (item: LintReportItem) => atLeast(item.severity, options.minSeverity);
   let hidden = 0;
 
@@ -216,7 +220,7 @@ export function renderLintTerminal(
   hidden += serverItems.length - serverShown.length;
   if (serverShown.length > 0) {
     lines.push("(server)");
-    for (const item of serverShown) lines.push(...itemLines(item, style));
+    for (const item of serverShown) pushAll(lines, itemLines(item, style));
     lines.push("");
   }
 
@@ -242,7 +246,7 @@ export function renderLintTerminal(
     for (const item of items) {
       const count = (perRule.get(item.rule) ?? 0) + 1;
       perRule.set(item.rule, count);
-      if (count <= ITEMS_PER_RULE_SHOWN) lines.push(...itemLines(item, style));
+      if (count <= ITEMS_PER_RULE_SHOWN) pushAll(lines, itemLines(item, style));
     }
     for (const [rule, count] of perRule) {
       if (count > ITEMS_PER_RULE_SHOWN)
@@ -253,7 +257,7 @@ export function renderLintTerminal(
   if (report.items.length === 0) lines.push("No findings.", "");
 
   lines.push(countLine(report, hidden, options.minSeverity), "");
-  lines.push(...scoreLines(report, options.failUnder, style));
+  pushAll(lines, scoreLines(report, options.failUnder, style));
   // Without a width wrapLine returns every line as it is; skip building a list per line then.
   const width = style.width;
   return `${(width === null ? lines : lines.flatMap((line) => wrapLine(line, width))).join("\n")}\n`;

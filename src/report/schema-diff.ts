@@ -1,6 +1,7 @@
 /** The structural diff of two schemas a reviewer reads: JSON paths added, removed and changed. */
 
 import { atomizeChangeset, diff } from "json-diff-ts";
+import { pushAll } from "../arrays.js";
 import { neutralize } from "./neutralize.js";
 
 const MAX_LINES = 60;
@@ -20,16 +21,83 @@ export function schemaDiffLines(before: unknown, after: unknown): string[] {
   if (before === undefined && after === undefined) return [];
   if (before === undefined) return [`+ $ (new schema) = ${show(after)}`];
   if (after === undefined) return [`- $ (schema removed; was ${show(before)})`];
-  const atoms = atomizeChangeset(diff({ schema: before }, { schema: after }));
+  // json-diff-ts's diff is quadratic in the keys of one object (it concatenates its change list
+  // per key), so a schema pair past MAX_DIFF_VALUES gets one line instead; every change in it is
+  // still reported by the lock's own comparison.
+  const values = Math.max(countValues(before, MAX_DIFF_VALUES), countValues(after, MAX_DIFF_VALUES));
+  if (values > MAX_DIFF_VALUES)
+    return [`(structural diff not shown: a schema holds more than ${MAX_DIFF_VALUES.toLocaleString("en-US")} values; each change is listed on its own)`];
+  const changeset = diff({ schema: before }, { schema: after });
+  // atomizeChangeset is quadratic in the number of changes (it rebuilds its result list per
+  // change: 150,000 changed properties took minutes), and only MAX_LINES atoms are shown: count
+  // every atom, atomize a copy cut to the atoms shown, and say how many more there are.
+  const total = countAtoms(changeset, undefined);
+  const atoms = atomizeChangeset(firstAtoms(changeset, undefined, { left: MAX_LINES }) as Changeset);
   const lines = atoms.map((atom) => {
     const path = neutralize(atom.path.replace(/^\$\.schema/, "$"));
     if (atom.type === "ADD") return `+ ${path} = ${show(atom.value)}`;
     if (atom.type === "REMOVE") return `- ${path} (was ${show(atom.value)})`;
     return `~ ${path}: ${show(atom.oldValue)} -> ${show(atom.value)}`;
   });
-  if (lines.length > MAX_LINES) {
-    const extra = lines.length - MAX_LINES;
-    return [...lines.slice(0, MAX_LINES), `... ${extra} more`];
-  }
+  if (total > lines.length) lines.push(`... ${total - lines.length} more`);
   return lines;
+}
+
+/** Most values (objects, arrays, scalars) in one schema for which the structural diff is computed. */
+const MAX_DIFF_VALUES = 20_000;
+
+/** Values in a JSON value, counting stops just past `limit`. */
+function countValues(root: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0 && count <= limit) {
+    const value = stack.pop();
+    count++;
+    if (Array.isArray(value)) pushAll(stack, value as unknown[]);
+    else if (typeof value === "object" && value !== null) pushAll(stack, Object.values(value));
+  }
+  return count;
+}
+
+type Changeset = ReturnType<typeof diff>;
+
+/** A node of a json-diff-ts changeset, as far as counting atoms needs. */
+interface ChangeNode {
+  changes?: unknown;
+  embeddedKey?: unknown;
+}
+
+/**
+ * Atoms atomizeChangeset makes of a changeset (an array of nodes, or one node): one per leaf, and
+ * one per child of an array diffed by value (`$value`), whatever that child holds.
+ */
+function countAtoms(node: unknown, parentKey: unknown): number {
+  if (Array.isArray(node)) {
+    let count = 0;
+    for (const child of node) count += countAtoms(child, parentKey);
+    return count;
+  }
+  const branch = node as ChangeNode;
+  if (parentKey === "$value" || !Array.isArray(branch.changes)) return 1;
+  return countAtoms(branch.changes, branch.embeddedKey);
+}
+
+/** A copy of a changeset holding only its first `budget.left` atoms, in order; null when it holds none. */
+function firstAtoms(node: unknown, parentKey: unknown, budget: { left: number }): unknown {
+  if (Array.isArray(node)) {
+    const kept: unknown[] = [];
+    for (const child of node) {
+      if (budget.left <= 0) break;
+      const copy = firstAtoms(child, parentKey, budget);
+      if (copy !== null) kept.push(copy);
+    }
+    return kept;
+  }
+  const branch = node as ChangeNode;
+  if (parentKey === "$value" || !Array.isArray(branch.changes)) {
+    budget.left--;
+    return node;
+  }
+  const changes = firstAtoms(branch.changes, branch.embeddedKey, budget) as unknown[];
+  return changes.length === 0 ? null : { ...branch, changes };
 }

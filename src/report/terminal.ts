@@ -9,6 +9,7 @@ import { changeMessage, editCount } from "./messages.js";
 import { capDisplay, neutralize, neutralizeLines } from "./neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { type DiffStyle, diffDisplayLines, textSegments } from "./text-diff.js";
+import { maxOf, pushAll } from "../arrays.js";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -79,7 +80,8 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   };
 
   if (input.changes.length > 0) {
-    lines.push(...overviewLines(input.changes, severity), "");
+    pushAll(lines, overviewLines(input.changes, severity));
+    lines.push("");
   }
   const diffStyle: DiffStyle = {
     removed: (text) => paint(style, "red", `[-${text}-]`),
@@ -92,7 +94,10 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     for (const change of changes) {
       const { headline, block } = changeLines(change, diffStyle);
       lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
-      lines.push(...block.map((line) => `${INDENT_DETAIL}${line}`));
+      pushAll(
+        lines,
+        block.map((line) => `${INDENT_DETAIL}${line}`),
+      );
     }
     for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
       lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
@@ -101,12 +106,13 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
       lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);
     }
     if (tool !== null && isTool && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
-      lines.push(...schemaDiffs(input, tool, changes));
+      pushAll(lines, schemaDiffs(input, tool, changes));
     }
     lines.push("");
   }
   if (input.lock === null) {
-    lines.push(...firstLockLines(input.snapshot), "");
+    pushAll(lines, firstLockLines(input.snapshot));
+    lines.push("");
   } else if (input.changes.length === 0) {
     lines.push("No changes.", "");
   }
@@ -167,7 +173,13 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
   });
   rows.sort((a, b) => rank[b.top] - rank[a.top] || (a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1));
   const names = rows.map((row) => (row.key === null ? "(server)" : showName(labelOf(row.key))));
-  const width = Math.min(40, Math.max(...names.map((name) => name.length)) + 2);
+  const width = Math.min(
+    40,
+    maxOf(
+      names.map((name) => name.length),
+      0,
+    ) + 2,
+  );
   const count = (subject: string, word: string) => {
     const n = rows.filter((row) => row.key !== null && subjectOf(row.key) === subject).length;
     return n === 0 ? [] : [`${n} ${word}${n === 1 ? "" : "s"}`];
@@ -214,7 +226,7 @@ function changeLines(change: Change, diffStyle: DiffStyle): { headline: string; 
     case "tool_added": {
       const headline = changeMessage({ ...change, args: { ...args, after: undefined } }).replace(/; no description$/, "");
       const block: string[] = [];
-      block.push(...(typeof args.after === "string" ? ["description:", ...neutralizeLines(args.after).map((line) => `  ${line}`)] : ["no description"]));
+      pushAll(block, typeof args.after === "string" ? ["description:", ...neutralizeLines(args.after).map((line) => `  ${line}`)] : ["no description"]);
       const schema = args.definition === undefined ? undefined : ownField(args.definition, "inputSchema");
       if (schema !== undefined) {
         block.push("input schema:", ...(JSON.stringify(schema, null, 2) ?? "null").split("\n").map((line) => `  ${neutralize(line)}`));
@@ -232,7 +244,11 @@ function firstLockLines(snapshot: ServerSnapshot): string[] {
   for (const tool of snapshot.tools) {
     const description = ownField(tool, "description");
     lines.push(`  ${showName(String(tool.name))}`);
-    if (typeof description === "string") lines.push(...neutralizeLines(description).map((line) => `      ${line}`));
+    if (typeof description === "string")
+      pushAll(
+        lines,
+        neutralizeLines(description).map((line) => `      ${line}`),
+      );
   }
   const { instructions } = snapshot;
   if (!instructions.known) lines.push("  instructions: not known (not in the input)");

@@ -1,6 +1,7 @@
 /** Decides whether a patternProperties pattern matches a property name, on a linear-time engine (RE2) only. */
 
 import { RE2JS } from "re2js";
+import { pushAll } from "../arrays.js";
 
 // Both pattern and name come from the server under test, so a pattern like `^(a|a)?(a|a)?...$` against a
 // crafted name would hang a backtracking engine. Patterns are never run on one: an ECMA-262 pattern is
@@ -354,7 +355,7 @@ class Parser {
       } else if ("cp" in first) {
         ranges.push([first.cp, first.cp]);
       } else {
-        ranges.push(...first.set);
+        pushAll(ranges, first.set);
       }
       items++;
     }

@@ -18,6 +18,7 @@ import {
   typeOfValue,
   typesOf,
 } from "./normalize.js";
+import { pushAll } from "../arrays.js";
 
 // The keyword walk compares `properties` with `properties` and `type` with `type`. That is sound, but when a
 // schema is restructured (an inline object becomes a reference to an anyOf of stricter objects, a oneOf of
@@ -196,7 +197,7 @@ function splitAfter(prover: Prover, was: Normalized, now: Normalized, key: Alter
     // An alternative that only asks for more is a stricter one: reported in detail, not as a new one.
     const asksOnly = t !== undefined && acceptsNoMore(t);
     if (covered[i] === true || asksOnly || i === edited) {
-      out.push(...prover.compare(was, b, path, depth));
+      pushAll(out, prover.compare(was, b, path, depth));
       return;
     }
     const at = `${path}${base}/${i}`;

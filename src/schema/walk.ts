@@ -20,6 +20,7 @@ import { type DocIndex, isReachable, locationOf, type RefTarget, reachablePointe
 import { type AskedNames, askedAsBefore, focusOnAdmitted, type Prover, restructure } from "./restructure.js";
 import { RULE_BY_ROLE, RULES } from "./rules/index.js";
 import { containsText, hasConstrainingSiblings, isTrivial, MAX_SCHEMA_DEPTH, unionKeys } from "./shape.js";
+import { pushAll } from "../arrays.js";
 
 // Matching anyOf/allOf members tries pairs, and trials nest; this caps the total work of one comparison.
 // Past it, trials answer "unknown" and callers take the widening answer, so the result stays sound.
@@ -528,7 +529,7 @@ function compareMoved(was: Normalized, now: Normalized, path: string, out: Schem
   if (drop.size === 0) return;
   const kept = out.filter((f) => !drop.has(`${f.reason}\u0000${f.path}`));
   out.length = 0;
-  out.push(...kept);
+  pushAll(out, kept);
 }
 
 /** The same two documents the other way round, for checking the opposite direction. */

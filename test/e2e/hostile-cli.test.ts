@@ -209,3 +209,45 @@ describe("lock lints its own launch", () => {
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(true);
   });
 });
+
+describe("a schema with 150,000 changed properties", () => {
+  // It crashed with "Maximum call stack size exceeded" (push(...list) of 150,000 changes) and,
+  // once that was fixed, took 270 s in json-diff-ts. Now every change is reported, in seconds.
+  it("lock --check reports every change, with a one-line note in place of the structural diff", async () => {
+    const dir = tempDir();
+    const schema = (described: boolean) => {
+      const properties: Record<string, unknown> = {};
+      for (let index = 0; index < 150_000; index++) properties[`p${index}`] = described ? { type: "string", description: "d" } : { type: "string" };
+      return { tools: [{ name: "wide", description: "A tool with very many parameters.", inputSchema: { type: "object", properties } }] };
+    };
+    const before = writeJson(dir, "before.json", schema(false));
+    expect((await runCli(["lock", "--from", before], { cwd: dir })).code).toBe(0);
+    const after = writeJson(dir, "after.json", schema(true));
+    const start = performance.now();
+    const result = await runCli(["lock", "--check", "--from", after], { cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    // About 4 s on an idle machine; generous for a shared one.
+    expect(performance.now() - start).toBeLessThan(60_000);
+    expect(result.stdout).toContain("(structural diff not shown: a schema holds more than 20,000 values; each change is listed on its own)");
+    expect(result.stdout.trimEnd().split("\n").pop()).toBe("150000 errors, 0 warnings, 0 info");
+  });
+});
+
+describe("a server rewritten wholesale", () => {
+  // 2,520 tools whose 100 parameters all gain a description: 252,000 changes. A million took 3 GB
+  // and 39 s to report; past 250,000 the check stops with one line and exit 2.
+  it("lock --check stops past 250,000 changes with one line saying how to re-record the server", async () => {
+    const dir = tempDir();
+    const list = (described: boolean) => {
+      const properties: Record<string, unknown> = {};
+      for (let index = 0; index < 100; index++) properties[`p${index}`] = described ? { type: "string", description: "d" } : { type: "string" };
+      return { tools: Array.from({ length: 2_520 }, (_, index) => ({ name: `tool_${index}`, inputSchema: { type: "object", properties } })) };
+    };
+    expect((await runCli(["lock", "--from", writeJson(dir, "before.json", list(false))], { cwd: dir })).code).toBe(0);
+    const result = await runCli(["lock", "--check", "--from", writeJson(dir, "after.json", list(true))], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^mcp-lint: more than 250,000 changes against the lock .* delete the lock and run mcp-lint lock to record it afresh\n$/);
+  });
+});

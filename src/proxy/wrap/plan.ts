@@ -15,6 +15,7 @@ import {
   wrapPrefix,
 } from "./argv.js";
 import { applyEdits, EntryEditError, entryText, replaceEntryEdit, type Syntax, type TextEdit, unwrapEdits, wrapEdits } from "./edit.js";
+import { pushAll } from "../../arrays.js";
 
 /** Why an entry is left as it is. */
 export type SkipReason = "already_wrapped" | "remote" | "not_launched" | "shell_command" | "unreadable" | "variables" | "not_editable";
@@ -187,7 +188,7 @@ export function wrapText(
       argsAbsent: !hasArgs(text, path, choice.candidate.server),
     };
     try {
-      edits.push(...wrapEdits(text, syntax, choice.candidate.server.at, launcherCommand(launcher), wrapPrefix(spec)));
+      pushAll(edits, wrapEdits(text, syntax, choice.candidate.server.at, launcherCommand(launcher), wrapPrefix(spec)));
       wrapped.push(choice);
     } catch (error) {
       if (!(error instanceof EntryEditError)) throw error;
@@ -243,7 +244,7 @@ export function unwrapText(text: string, path: string, only?: ReadonlySet<string
         expected.set(atKey(server), []);
         continue;
       }
-      edits.push(...unwrapEdits(text, document.syntax, server.at, parts.prefixLength, parts.argsAbsent));
+      pushAll(edits, unwrapEdits(text, document.syntax, server.at, parts.prefixLength, parts.argsAbsent));
       unwrapped.push({ server, lock: parts.lock });
       expected.set(atKey(server), parts.original);
     } catch (error) {

@@ -1,0 +1,53 @@
+// The structural schema diff shown under a changed tool: the first 60 lines json-diff-ts gives,
+// then a count of the rest, in linear time; past 20,000 values in a schema, one line instead.
+import { atomizeChangeset, diff } from "json-diff-ts";
+import { describe, expect, it } from "vitest";
+import { schemaDiffLines } from "../../../src/report/schema-diff.js";
+
+/** What json-diff-ts's own atomization gives, as paths and types: the reference for the cut-down copy. */
+function referenceAtoms(before: unknown, after: unknown): string[] {
+  return atomizeChangeset(diff({ schema: before }, { schema: after })).map((atom) => `${atom.type} ${atom.path.replace(/^\$\.schema/, "$")}`);
+}
+
+function shownAtoms(lines: string[]): string[] {
+  return lines
+    .filter((line) => !line.startsWith("... "))
+    .map((line) => {
+      const path = line.slice(2).split(/ = | \(was |: /)[0];
+      return `${line[0] === "+" ? "ADD" : line[0] === "-" ? "REMOVE" : "UPDATE"} ${path}`;
+    });
+}
+
+function wide(count: number, describe: boolean) {
+  const properties: Record<string, unknown> = {};
+  for (let index = 0; index < count; index++) properties[`p${index}`] = describe ? { type: "string", description: `d${index}` } : { type: "string" };
+  return { type: "object", properties, required: ["p0", "p1"] };
+}
+
+describe("schemaDiffLines", () => {
+  it("shows the same first 60 changes as json-diff-ts, in its order, and counts the rest exactly", () => {
+    const before = { ...wide(200, false), enum: ["a", "b", "c"], items: [{ type: "string" }, { type: "number" }] };
+    const after = { ...wide(150, true), required: ["p1", "x"], enum: ["a", "c"], items: [{ type: "integer" }], extra: { "dotted.key": 1 } };
+    const reference = referenceAtoms(before, after);
+    expect(reference.length).toBeGreaterThan(200);
+    const lines = schemaDiffLines(before, after);
+    expect(lines).toHaveLength(61);
+    expect(shownAtoms(lines)).toEqual(reference.slice(0, 60));
+    expect(lines[60]).toBe(`... ${reference.length - 60} more`);
+  });
+
+  it("shows every change when there are 60 or fewer", () => {
+    const before = wide(10, false);
+    const after = wide(12, true);
+    const lines = schemaDiffLines(before, after);
+    expect(shownAtoms(lines)).toEqual(referenceAtoms(before, after));
+    expect(lines.some((line) => line.startsWith("... "))).toBe(false);
+  });
+
+  it("a schema past 20,000 values gets one line, at once (json-diff-ts is quadratic there)", () => {
+    const start = performance.now();
+    const lines = schemaDiffLines(wide(150_000, false), wide(150_000, true));
+    expect(performance.now() - start).toBeLessThan(5_000);
+    expect(lines).toEqual(["(structural diff not shown: a schema holds more than 20,000 values; each change is listed on its own)"]);
+  });
+});
