@@ -2,7 +2,7 @@
 
 import { type Node as JsonNode, type ParseError, parseTree } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
-import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, isScalar, isSeq, LineCounter, type Pair, parseDocument, type YAMLMap } from "yaml";
 import { JsonInputError } from "../../errors.js";
 import { neutralize } from "../../report/neutralize.js";
 import { tomlKeyLines } from "./toml-lines.js";
@@ -99,7 +99,15 @@ function parseJsonText(text: string, source: string): ParsedText {
   } catch {
     strictJson = false;
   }
-  return { syntax: "json", value, strictJson, lineOf: (path) => jsonLine(root, path, starts) };
+  const propertyOf = keyedLookup((node: JsonNode) => {
+    const out: [string, JsonNode][] = [];
+    for (const child of node.children ?? []) {
+      const key: unknown = child.children?.[0]?.value;
+      if (typeof key === "string") out.push([key, child]);
+    }
+    return out;
+  });
+  return { syntax: "json", value, strictJson, lineOf: (path) => jsonLine(root, path, starts, propertyOf) };
 }
 
 /** The value of a JSON tree node, objects without prototype; a repeated key keeps its last value, as JSON.parse does. */
@@ -118,14 +126,35 @@ function jsonValue(node: JsonNode, depth: number, source: string, starts: readon
   return node.value as unknown;
 }
 
-function jsonLine(root: JsonNode | undefined, path: DocPath, starts: readonly number[]): number | null {
+/**
+ * A lookup of a container's children by key (the last of a repeated key, as parsers read it),
+ * indexed on the first lookup in each container. Finding a line per server by scanning the
+ * container each time was quadratic: 100,000 servers took minutes.
+ */
+function keyedLookup<Node extends object, Child>(entries: (node: Node) => Iterable<[string, Child]>): (node: Node, key: string) => Child | undefined {
+  const index = new WeakMap<Node, Map<string, Child>>();
+  return (node, key) => {
+    let children = index.get(node);
+    if (children === undefined) {
+      children = new Map(entries(node));
+      index.set(node, children);
+    }
+    return children.get(key);
+  };
+}
+
+function jsonLine(
+  root: JsonNode | undefined,
+  path: DocPath,
+  starts: readonly number[],
+  propertyOf: (node: JsonNode, key: string) => JsonNode | undefined,
+): number | null {
   let node = root;
   let offset: number | null = null;
   for (const segment of path) {
     if (node === undefined) return null;
     if (node.type === "object" && typeof segment === "string") {
-      // The last property of that name is the one read.
-      const property = (node.children ?? []).findLast((child) => child.children?.[0]?.value === segment);
+      const property = propertyOf(node, segment);
       if (property === undefined) return null;
       offset = property.offset;
       node = property.children?.[1];
@@ -178,22 +207,24 @@ function tryYaml(text: string, source: string): Omit<ParsedText, "syntax" | "str
     const where = first.linePos?.[0];
     return { error: where === undefined ? "invalid YAML" : `invalid YAML at line ${where.line} column ${where.col}` };
   }
+  // Only scalar keys can match a path segment; with duplicate keys the last one is read.
+  const pairOf = keyedLookup((map: YAMLMap) => {
+    const out: [string, Pair][] = [];
+    for (const item of map.items as Pair[]) if (isScalar(item.key)) out.push([String(item.key.value), item]);
+    return out;
+  });
   return {
     value: bare(document.toJS({ maxAliasCount: 100 }) as unknown, 0, source),
-    lineOf: (path) => yamlLine(document, path, lineCounter),
+    lineOf: (path) => yamlLine(document, path, lineCounter, pairOf),
   };
 }
 
-function yamlLine(document: Document, path: DocPath, lineCounter: LineCounter): number | null {
+function yamlLine(document: Document, path: DocPath, lineCounter: LineCounter, pairOf: (map: YAMLMap, key: string) => Pair | undefined): number | null {
   let node: unknown = document.contents;
   let offset: number | null = null;
   for (const segment of path) {
     if (isMap(node)) {
-      // With duplicate keys the last one is read.
-      const pair = node.items.findLast((item) => {
-        const key: unknown = item.key;
-        return isScalar(key) ? String(key.value) === String(segment) : key === segment;
-      });
+      const pair = pairOf(node, String(segment));
       if (pair === undefined) return null;
       const key: unknown = pair.key;
       offset = isScalar(key) && key.range !== undefined && key.range !== null ? key.range[0] : null;

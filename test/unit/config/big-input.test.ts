@@ -97,3 +97,36 @@ describe("check-config with a 200 KB or 2 MB argument", () => {
     });
   }
 });
+
+// Each server's line was found by scanning its container again (findLast), so 100,000 servers
+// took 483 s; the container is now indexed once. Duplicate keys still resolve to the last one.
+describe("a config with 50,000 servers", () => {
+  const count = 50_000;
+  const json = JSON.stringify(
+    { mcpServers: Object.fromEntries(Array.from({ length: count }, (_, index) => [`s${index}`, { command: "node", args: [`s${index}.js`] }])) },
+    null,
+    1,
+  );
+  let yaml = "mcpServers:\n";
+  for (let index = 0; index < count; index++) yaml += `  s${index}:\n    command: node\n`;
+
+  for (const [name, text, path, linesPerServer, firstLine] of [
+    ["JSON", json, "/p/.cursor/mcp.json", 6, 3],
+    ["YAML", yaml, "/p/config.yaml", 2, 2],
+  ] as const) {
+    it(`${name}: every server gets its own line, in well under a minute`, () => {
+      const { value, ms } = timed(() => readConfigText(text, path));
+      expect(ms).toBeLessThan(30_000);
+      expect(value.servers).toHaveLength(count);
+      const last = value.servers[count - 1];
+      expect(last?.line).toBe(firstLine + (count - 1) * linesPerServer);
+    });
+  }
+
+  it("a repeated key resolves to its last copy, in JSON and YAML", () => {
+    const jsonText = '{"mcpServers": {\n"a": {"command": "x"},\n"a": {"command": "y"}\n}}';
+    expect(readConfigText(jsonText, "/p/.cursor/mcp.json").servers.map((server) => server.line)).toEqual([3]);
+    const yamlText = "mcpServers:\n  a:\n    command: x\n  a:\n    command: y\n";
+    expect(readConfigText(yamlText, "/p/config.yaml").servers.map((server) => server.line)).toEqual([4]);
+  });
+});
