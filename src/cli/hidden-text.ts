@@ -12,6 +12,8 @@ import { neutralize } from "../report/neutralize.js";
 import { changeMessage } from "../report/messages.js";
 import type { HiddenTextNote } from "../report/terminal.js";
 import { pushAll } from "../arrays.js";
+import { TooManyFindingsError } from "../errors.js";
+import { MAX_FINDINGS } from "../limits.js";
 
 /**
  * S8 findings for a lock run. Writing (first lock or refresh): every tool and the instructions it
@@ -30,6 +32,12 @@ export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, 
   const findings: LintFinding[] = [];
   snapshot.tools.forEach((tool, index) => {
     if (everything || fresh.has(tool.name as string)) pushAll(findings, scanToolHiddenText(tool, index));
+    // Each finding is a report line; past the bound, stop before the report outgrows memory.
+    if (findings.length > MAX_FINDINGS) {
+      throw new TooManyFindingsError(
+        `more than ${MAX_FINDINGS.toLocaleString("en-US")} hidden-text (S8) findings in what the server sent, the last in tool ${JSON.stringify(neutralize(String(tool.name)).slice(0, 120))}; refusing to lock it`,
+      );
+    }
   });
   if (snapshot.instructions.known && (everything || instructionsChanged)) pushAll(findings, scanInstructionsHiddenText(snapshot.instructions.text));
   return findings;

@@ -251,3 +251,18 @@ describe("a server rewritten wholesale", () => {
     expect(result.stderr).toMatch(/^mcp-lint: more than 250,000 changes against the lock .* delete the lock and run mcp-lint lock to record it afresh\n$/);
   });
 });
+
+describe("a list full of hidden text", () => {
+  // 260,000 property names with a zero-width character: one S8 finding each, every one a report line.
+  it("lock refuses past 250,000 hidden-text findings with one line, and writes nothing", async () => {
+    const dir = tempDir();
+    const properties: Record<string, unknown> = {};
+    for (let index = 0; index < 260_000; index++) properties[`p\u200b${index}`] = {};
+    const file = writeJson(dir, "zw.json", { tools: [{ name: "zw", description: "x", inputSchema: { type: "object", properties } }] });
+    const result = await runCli(["lock", "--from", file], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe('mcp-lint: more than 250,000 hidden-text (S8) findings in what the server sent, the last in tool "zw"; refusing to lock it\n');
+    expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
+  });
+});
