@@ -259,6 +259,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     });
   cli.help();
   cli.option("-v, --version", "Print the version");
+  argv = camelBooleanFlags(argv, cli);
   try {
     cli.parse(["node", "mcp-lint", ...argv], { run: false });
   } catch (error) {
@@ -320,6 +321,27 @@ function sourceValues(options: Record<string, unknown>) {
 }
 
 /** cac reads a lone "-" as a missing value; `--json -` (stdout) is passed on as `--json=-`. Server args after `--` stay as given. */
+/**
+ * cac tells its argument parser which options are booleans by their camel-case names, but the
+ * parser matches the names as typed, so `wrap --dry-run config.json` read the file name as the
+ * flag's value. Before `--`, a kebab-case boolean flag is passed in the camel-case form the parser
+ * recognises (cac maps both to the same option).
+ */
+function camelBooleanFlags(argv: readonly string[], cli: ReturnType<typeof cac>): string[] {
+  const booleans = new Map<string, string>();
+  for (const command of [cli.globalCommand, ...cli.commands]) {
+    for (const option of command.options) {
+      const long = option.rawName
+        .split(",")
+        .map((part) => part.trim())
+        .find((part) => /^--[a-z0-9]+(-[a-z0-9]+)+$/.test(part));
+      if (option.isBoolean && !option.negated && long !== undefined) booleans.set(long, `--${option.name}`);
+    }
+  }
+  const end = argv.indexOf("--");
+  return argv.map((arg, index) => ((end < 0 || index < end) && booleans.get(arg)) || arg);
+}
+
 function glueStdoutJson(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let index = 0; index < argv.length; index++) {
