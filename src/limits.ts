@@ -15,5 +15,12 @@ export const MAX_TOOLS = 50_000;
  */
 export const MAX_FINDINGS = 250_000;
 
+/**
+ * Most servers `wrap` or `unwrap` edits in one config file. Each edit is checked against the whole
+ * file, which grows quadratically (1,000 servers took 15 s, 4,000 took 7 minutes); real configs
+ * hold tens of servers.
+ */
+export const MAX_WRAP_SERVERS = 200;
+
 /** Most changes one comparison with a lock collects, for the same reason (a million took 3 GB and 39 s). */
 export const MAX_CHANGES = 250_000;

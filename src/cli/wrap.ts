@@ -7,6 +7,7 @@ import { currentContext } from "../config/load.js";
 import { readConfigText } from "../config/readers/index.js";
 import type { ConfigServer } from "../config/types.js";
 import { KnownBadRefusal, McpLintError, UsageError } from "../errors.js";
+import { MAX_WRAP_SERVERS } from "../limits.js";
 import { readRequiredText, writeFileSafely } from "../lock/io.js";
 import { EntryEditError } from "../proxy/wrap/edit.js";
 import { lockPathFor } from "../proxy/wrap/locks.js";
@@ -69,6 +70,10 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
     const document = readConfigText(text, path);
     if (document.notes.includes("not_recognised")) throw new UsageError(`${shown} is not a client config file mcp-lint can read`);
     const { candidates, remotes, skipped } = wrapCandidates(text, path, document, flags.includeRemote);
+    const count = candidates.length + remotes.length;
+    if (count > MAX_WRAP_SERVERS) {
+      throw new UsageError(`${shown} has ${count} servers to wrap; wrap edits at most ${MAX_WRAP_SERVERS} per config file, so split it into smaller files`);
+    }
     const choices: WrapChoice[] = [];
     const unlocked = new Set<WrapCandidate>();
     const unlockedRemote = new Set<RemoteCandidate>();

@@ -2,6 +2,7 @@
 
 import { readConfigText } from "../../config/readers/index.js";
 import { parseConfigText } from "../../config/readers/syntax.js";
+import { MAX_WRAP_SERVERS } from "../../limits.js";
 import type { ConfigDocument, ConfigServer } from "../../config/types.js";
 import {
   HEADER_VARIABLE_PREFIX,
@@ -233,6 +234,9 @@ export function unwrapText(text: string, path: string, only?: ReadonlySet<string
     if (only !== undefined && !only.has(atKey(server))) continue;
     const parts = unwrapArgv(server.launch.argv);
     if (parts === null) continue;
+    if (unwrapped.length + skipped.length >= MAX_WRAP_SERVERS) {
+      throw new EntryEditError(`it holds more than ${MAX_WRAP_SERVERS} wrapped servers, more than unwrap edits in one file`);
+    }
     try {
       if (parts.remote) {
         // A remote entry was rewritten whole; its original text is kept in its env.
