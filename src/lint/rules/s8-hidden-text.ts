@@ -66,24 +66,24 @@ function toolFindings(tool: unknown, index: number | null, memo: ScanMemo): Lint
       findings.push({ rule: "S8", severity: HIDDEN_SEVERITY[hit.kind], tool: name, toolIndex: index, path, args });
     }
   };
-  // Strings are checked where they are met (no call for the usual clean one); only containers recurse.
+  // Strings are checked where they are met (no scan for the usual clean one); only containers recurse.
+  const member = (item: unknown, token: string | number, depth: number): void => {
+    if (typeof item === "string") {
+      if (!clean.has(item)) {
+        const hits = memo.scan(item);
+        if (hits.length > 0) report(hits, token, false);
+      }
+    } else if (typeof item === "object" && item !== null && depth < MAX_DEFINITION_DEPTH && !seen.has(item)) {
+      tokens.push(token);
+      walk(item, depth + 1);
+      tokens.pop();
+    }
+  };
   const walk = (container: object, depth: number): void => {
     seen.add(container);
     if (Array.isArray(container)) {
       const list = container as unknown[];
-      for (let position = 0; position < list.length; position++) {
-        const item = list[position];
-        if (typeof item === "string") {
-          if (!clean.has(item)) {
-            const hits = memo.scan(item);
-            if (hits.length > 0) report(hits, position, false);
-          }
-        } else if (typeof item === "object" && item !== null && depth < MAX_DEFINITION_DEPTH && !seen.has(item)) {
-          tokens.push(position);
-          walk(item, depth + 1);
-          tokens.pop();
-        }
-      }
+      for (let position = 0; position < list.length; position++) member(list[position], position, depth);
       return;
     }
     const record = container as JsonObject;
@@ -94,17 +94,7 @@ function toolFindings(tool: unknown, index: number | null, memo: ScanMemo): Lint
         const hits = memo.scan(key);
         if (hits.length > 0) report(hits, key, true);
       }
-      const item = record[key];
-      if (typeof item === "string") {
-        if (!clean.has(item)) {
-          const hits = memo.scan(item);
-          if (hits.length > 0) report(hits, key, false);
-        }
-      } else if (typeof item === "object" && item !== null && depth < MAX_DEFINITION_DEPTH && !seen.has(item)) {
-        tokens.push(key);
-        walk(item, depth + 1);
-        tokens.pop();
-      }
+      member(record[key], key, depth);
     }
   };
   if (typeof tool === "string") {
