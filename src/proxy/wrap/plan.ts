@@ -140,7 +140,7 @@ export interface RemoteChoice {
 }
 
 /** The whole new text of a wrapped remote entry: the proxy, the header values and the original entry in its env. */
-export function remoteEntryText(choice: RemoteChoice, original: string, version: string, launcher: Launcher): string {
+function remoteEntryText(choice: RemoteChoice, original: string, launcher: Launcher, args: readonly string[]): string {
   const { candidate } = choice;
   const env: Record<string, string> = {};
   candidate.headers.forEach(([, value], index) => {
@@ -149,7 +149,7 @@ export function remoteEntryText(choice: RemoteChoice, original: string, version:
   env[ORIGINAL_ENTRY_VARIABLE] = original;
   const entry: Record<string, unknown> = candidate.typed ? { type: "stdio" } : {};
   entry.command = launcherCommand(launcher);
-  entry.args = remoteArgs({ version, launcher, lock: choice.lock, url: candidate.url, headerNames: candidate.headers.map(([name]) => name) });
+  entry.args = [...args];
   entry.env = env;
   return JSON.stringify(entry);
 }
@@ -175,38 +175,30 @@ export function wrapText(
   const expected = new Map<string, string[]>();
   for (const choice of remoteChoices) {
     const at = choice.candidate.server.at;
-    const replacement = remoteEntryText(choice, entryText(text, at), version, launcher);
-    edits.push(replaceEntryEdit(text, at, replacement));
     const args = remoteArgs({ version, launcher, lock: choice.lock, url: choice.candidate.url, headerNames: choice.candidate.headers.map(([name]) => name) });
+    edits.push(replaceEntryEdit(text, at, remoteEntryText(choice, entryText(text, at), launcher, args)));
     expected.set(atKey(choice.candidate.server), [launcherCommand(launcher), ...args]);
   }
+  // Parsed once: whether each entry has `args` decides the form of its --lock flag.
+  const parsed = parseConfigText(text, path).value;
   for (const choice of choices) {
     const spec: WrapSpec = {
       version,
       launcher,
       lock: choice.lock,
       passEnv: choice.candidate.passEnv,
-      argsAbsent: !hasArgs(text, path, choice.candidate.server),
+      argsAbsent: !hasArgs(parsed, choice.candidate.server),
     };
     try {
       pushAll(edits, wrapEdits(text, syntax, choice.candidate.server.at, launcherCommand(launcher), wrapPrefix(spec)));
       wrapped.push(choice);
+      expected.set(atKey(choice.candidate.server), wrappedArgv(spec, choice.candidate.argv));
     } catch (error) {
       if (!(error instanceof EntryEditError)) throw error;
       skipped.push({ server: choice.candidate.server, reason: "not_editable", detail: error.message });
     }
   }
   const result = applyEdits(text, edits);
-  for (const choice of wrapped) {
-    const spec: WrapSpec = {
-      version,
-      launcher,
-      lock: choice.lock,
-      passEnv: choice.candidate.passEnv,
-      argsAbsent: !hasArgs(text, path, choice.candidate.server),
-    };
-    expected.set(atKey(choice.candidate.server), wrappedArgv(spec, choice.candidate.argv));
-  }
   checkReadBack(text, result, path, expected);
   if (unwrapText(result, path, new Set(expected.keys())).text !== text)
     throw new EntryEditError("unwrapping the result would not give back the original bytes");
@@ -229,6 +221,7 @@ export function unwrapText(text: string, path: string, only?: ReadonlySet<string
   const unwrapped: UnwrappedEntry[] = [];
   const skipped: Skipped[] = [];
   const expected = new Map<string, string[]>();
+  let parsed: unknown;
   for (const server of document.servers) {
     if (server.launch === null || !("argv" in server.launch)) continue;
     if (only !== undefined && !only.has(atKey(server))) continue;
@@ -240,7 +233,8 @@ export function unwrapText(text: string, path: string, only?: ReadonlySet<string
     try {
       if (parts.remote) {
         // A remote entry was rewritten whole; its original text is kept in its env.
-        const original = field(field(valueAt(parseConfigText(text, path).value, server.at), "env"), ORIGINAL_ENTRY_VARIABLE);
+        parsed ??= parseConfigText(text, path).value;
+        const original = field(field(valueAt(parsed, server.at), "env"), ORIGINAL_ENTRY_VARIABLE);
         if (document.syntax !== "json" || typeof original !== "string")
           throw new EntryEditError(`it runs the proxy with --url but its env has no ${ORIGINAL_ENTRY_VARIABLE} to restore`);
         edits.push(replaceEntryEdit(text, server.at, original));
@@ -287,8 +281,8 @@ function atKey(server: ConfigServer): string {
   return JSON.stringify(server.at);
 }
 
-function hasArgs(text: string, path: string, server: ConfigServer): boolean {
-  const entry = valueAt(parseConfigText(text, path).value, server.at);
+function hasArgs(parsed: unknown, server: ConfigServer): boolean {
+  const entry = valueAt(parsed, server.at);
   const command = field(entry, "command");
   const holder = isObject(command) && typeof field(command, "path") === "string" ? command : entry;
   const args = field(holder, "args");
