@@ -14,6 +14,7 @@ import type { HiddenTextNote } from "../report/terminal.js";
 import { pushAll } from "../arrays.js";
 import { TooManyFindingsError } from "../errors.js";
 import { MAX_FINDINGS } from "../limits.js";
+import { thousands } from "../numbers.js";
 
 /**
  * S8 findings for a lock run. Writing (first lock or refresh): every tool and the instructions it
@@ -35,7 +36,7 @@ export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, 
     // Each finding is a report line; past the bound, stop before the report outgrows memory.
     if (findings.length > MAX_FINDINGS) {
       throw new TooManyFindingsError(
-        `more than ${MAX_FINDINGS.toLocaleString("en-US")} hidden-text (S8) findings in what the server sent, the last in tool ${JSON.stringify(neutralize(String(tool.name)).slice(0, 120))}; refusing to lock it`,
+        `more than ${thousands(MAX_FINDINGS)} hidden-text (S8) findings in what the server sent, the last in tool ${JSON.stringify(neutralize(String(tool.name)).slice(0, 120))}; refusing to lock it`,
       );
     }
   });

@@ -7,6 +7,7 @@ import type { LintArgs, LintFinding, LintOptions, RuleId } from "./types.js";
 import type { Severity } from "../lock/kinds.js";
 import { TooManyFindingsError } from "../errors.js";
 import { MAX_FINDINGS } from "../limits.js";
+import { thousands } from "../numbers.js";
 
 /** One tool as the rules read it. */
 export interface ToolView {
@@ -104,10 +105,10 @@ function tooManyFindings(findings: readonly LintFinding[]): TooManyFindingsError
   const byRule = new Map<RuleId, number>();
   for (const finding of findings) byRule.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
   const loudest = [...byRule].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 3);
-  const counts = loudest.map(([rule, count]) => `${rule} ${count.toLocaleString("en-US")}`).join(", ") + (byRule.size > loudest.length ? ", ..." : "");
+  const counts = loudest.map(([rule, count]) => `${rule} ${thousands(count)}`).join(", ") + (byRule.size > loudest.length ? ", ..." : "");
   const top = (loudest[0] as [RuleId, number])[0];
   return new TooManyFindingsError(
-    `more than ${MAX_FINDINGS.toLocaleString("en-US")} lint findings (${counts}); stopping rather than build a report that size: lint fewer tools at a time, or turn the loudest rule off with --disable ${top}`,
+    `more than ${thousands(MAX_FINDINGS)} lint findings (${counts}); stopping rather than build a report that size: lint fewer tools at a time, or turn the loudest rule off with --disable ${top}`,
   );
 }
 

@@ -3,6 +3,7 @@
 import { capDisplay, neutralize } from "../report/neutralize.js";
 import { RULES } from "./table.js";
 import type { HiddenKind, LintFinding } from "./types.js";
+import { plural, thousands } from "../numbers.js";
 
 /** Server text as a quoted, neutralized, length-capped string. */
 function quoted(text: string | undefined, max = 120): string {
@@ -11,21 +12,6 @@ function quoted(text: string | undefined, max = 120): string {
   const head = raw.length > max * 2 ? raw.slice(0, max * 2) : raw;
   const shown = capDisplay(neutralize(head), max);
   return `"${head.length < raw.length && !shown.includes("...(") ? `${shown}...` : shown}"`;
-}
-
-/** An integer with thousands separators (`12,345`); toLocaleString is slow on first use and locale-dependent. */
-function thousands(value: number): string {
-  const digits = String(Math.round(Math.abs(value)));
-  let out = "";
-  for (let index = 0; index < digits.length; index++) {
-    if (index > 0 && (digits.length - index) % 3 === 0) out += ",";
-    out += digits[index];
-  }
-  return value < 0 ? `-${out}` : out;
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${thousands(count)} ${count === 1 ? one : many}`;
 }
 
 const HIDDEN_WORDS: Record<HiddenKind, (count: number, text: string) => string> = {

@@ -12,6 +12,7 @@ import { type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./
 import { pushAll } from "../arrays.js";
 import { TooManyChangesError } from "../errors.js";
 import { MAX_CHANGES } from "../limits.js";
+import { thousands } from "../numbers.js";
 
 /** Names served more than once, with how many times. */
 export function duplicateNames(tools: readonly JsonObject[]): Map<string, number> {
@@ -73,7 +74,7 @@ export function compareWithLock(lock: Lockfile, snapshot: ServerSnapshot): Chang
       pushAll(changes, compareDefinitions(name, locked.definition, copy));
       if (changes.length > MAX_CHANGES) {
         throw new TooManyChangesError(
-          `more than ${MAX_CHANGES.toLocaleString("en-US")} changes against the lock (the server was rewritten wholesale); stopping rather than build a report that size: review the server, and if it is what you want, delete the lock and run mcp-lint lock to record it afresh`,
+          `more than ${thousands(MAX_CHANGES)} changes against the lock (the server was rewritten wholesale); stopping rather than build a report that size: review the server, and if it is what you want, delete the lock and run mcp-lint lock to record it afresh`,
         );
       }
     }

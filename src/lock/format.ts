@@ -7,6 +7,7 @@ import { jsonEqual } from "../json/equal.js";
 import { maxDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 import { type EntrySection, type Instructions, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
+import { thousands } from "../numbers.js";
 
 /** Format version of a single-server lock (tools and instructions). */
 export const LOCKFILE_VERSION = 1;
@@ -323,7 +324,7 @@ function parseEntries(value: unknown, section: string, keyField: string, fail: F
   const names = Object.keys(value);
   // No list over MAX_TOOLS is ever locked; a lock holding more was not written by mcp-lint.
   if (section.endsWith("tools") && names.length > MAX_TOOLS)
-    return fail(`"${section}" holds ${names.length.toLocaleString("en-US")} tools, more than the ${MAX_TOOLS.toLocaleString("en-US")} mcp-lint locks`);
+    return fail(`"${section}" holds ${thousands(names.length)} tools, more than the ${thousands(MAX_TOOLS)} mcp-lint locks`);
   const entries = new Map<string, LockedEntry>();
   for (const name of names) {
     const where = `${section} entry ${JSON.stringify(name)}`;

@@ -4,6 +4,7 @@ import { ToolListError } from "../errors.js";
 import { isJsonObject, type JsonObject, ownField } from "../json/value.js";
 import { maxDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
+import { thousands } from "../numbers.js";
 
 /** Parsed JSON is read through the shared helpers (own keys only, so `__proto__` stays data). */
 export { isJsonObject, type JsonObject, ownField } from "../json/value.js";
@@ -48,7 +49,7 @@ export type EntrySection = (typeof ENTRY_SECTIONS)[number]["section"];
 /** The error for a list over MAX_TOOLS; `count` is how many were read (at least that many were sent). */
 export function tooManyTools(source: string, count: number): ToolListError {
   return new ToolListError(
-    `${source}: ${count.toLocaleString("en-US")} tools, more than the ${MAX_TOOLS.toLocaleString("en-US")} mcp-lint reads in one list (no MCP client loads that many); refusing to analyse it`,
+    `${source}: ${thousands(count)} tools, more than the ${thousands(MAX_TOOLS)} mcp-lint reads in one list (no MCP client loads that many); refusing to analyse it`,
   );
 }
 

@@ -3,6 +3,7 @@
 import type { ArgumentProblem, BlockReason, PlannedProbe, ProbeNote, ProbeRecord } from "../probe/types.js";
 import { capDisplay, neutralize, neutralizeLines } from "./neutralize.js";
 import { maxOf } from "../arrays.js";
+import { thousands } from "../numbers.js";
 
 /** Characters of each response kept in the JSON report without `--include-responses`. */
 export const PREVIEW_CHARS = 400;
@@ -90,10 +91,6 @@ export function reasonLine(record: ProbeRecord): string | null {
   if (record.probe.blocked !== null) return blockText(record.probe.blocked);
   if (record.note !== null) return noteText(record.note);
   return null;
-}
-
-function thousands(value: number): string {
-  return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /** The probe table for the terminal: one row per probe (name, status, estimated tokens, latency), a reason under held-back and failed ones. */

@@ -8,6 +8,7 @@ import { probeTableLines } from "./lint-probes.js";
 import { capDisplay, neutralize } from "./neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { pushAll } from "../arrays.js";
+import { plural, thousands } from "../numbers.js";
 
 /** How the report is shown. */
 export interface LintTerminalOptions {
@@ -32,21 +33,6 @@ const WASTE_ITEMS_SHOWN = 4;
 /** Markers before each finding: `x` error, `!` warning, `i` info (the README's legend). */
 export const SEVERITY_MARKER: Readonly<Record<Severity, string>> = { error: "x", warning: "!", info: "i" };
 const SEVERITY_COLOUR = { error: "red", warning: "yellow", info: "cyan" } as const;
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${thousands(count)} ${count === 1 ? one : many}`;
-}
-
-/** An integer with thousands separators, locale-independent. */
-export function thousands(value: number): string {
-  const digits = String(Math.round(Math.abs(value)));
-  let out = "";
-  for (let index = 0; index < digits.length; index++) {
-    if (index > 0 && (digits.length - index) % 3 === 0) out += ",";
-    out += digits[index];
-  }
-  return value < 0 ? `-${out}` : out;
-}
 
 /** A server-chosen name, inert and capped. */
 function shown(name: string): string {

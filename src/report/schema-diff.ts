@@ -3,6 +3,7 @@
 import { atomizeChangeset, diff } from "json-diff-ts";
 import { pushAll } from "../arrays.js";
 import { neutralize } from "./neutralize.js";
+import { thousands } from "../numbers.js";
 
 const MAX_LINES = 60;
 const MAX_VALUE_SHOWN = 300;
@@ -26,7 +27,7 @@ export function schemaDiffLines(before: unknown, after: unknown): string[] {
   // still reported by the lock's own comparison.
   const values = Math.max(countValues(before, MAX_DIFF_VALUES), countValues(after, MAX_DIFF_VALUES));
   if (values > MAX_DIFF_VALUES)
-    return [`(structural diff not shown: a schema holds more than ${MAX_DIFF_VALUES.toLocaleString("en-US")} values; each change is listed on its own)`];
+    return [`(structural diff not shown: a schema holds more than ${thousands(MAX_DIFF_VALUES)} values; each change is listed on its own)`];
   const changeset = diff({ schema: before }, { schema: after });
   // atomizeChangeset is quadratic in the number of changes (it rebuilds its result list per
   // change: 150,000 changed properties took minutes), and only MAX_LINES atoms are shown: count
