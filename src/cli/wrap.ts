@@ -12,17 +12,7 @@ import { readRequiredText, writeFileSafely } from "../lock/io.js";
 import { EntryEditError } from "../proxy/wrap/edit.js";
 import { lockPathFor } from "../proxy/wrap/locks.js";
 import { HEADER_VARIABLE_PREFIX } from "../proxy/wrap/argv.js";
-import {
-  type RemoteCandidate,
-  type RemoteChoice,
-  type Skipped,
-  type UnwrappedEntry,
-  unwrapText,
-  type WrapCandidate,
-  type WrapChoice,
-  wrapCandidates,
-  wrapText,
-} from "../proxy/wrap/plan.js";
+import { type RemoteCandidate, type Skipped, type UnwrappedEntry, unwrapText, type WrapCandidate, wrapCandidates, wrapText } from "../proxy/wrap/plan.js";
 import { makeRedactor } from "../connect/redact.js";
 import { resolveTarget } from "../connect/target.js";
 import { neutralize } from "../report/neutralize.js";
@@ -74,30 +64,27 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
     if (count > MAX_WRAP_SERVERS) {
       throw new UsageError(`${shown} has ${count} servers to wrap; wrap edits at most ${MAX_WRAP_SERVERS} per config file, so split it into smaller files`);
     }
-    const choices: WrapChoice[] = [];
-    const unlocked = new Set<WrapCandidate>();
-    const unlockedRemote = new Set<RemoteCandidate>();
-    for (const candidate of candidates) {
-      const lock = lockPathFor(path, candidate.server, context, flags.lockDir);
-      if (!(await exists(lock))) unlocked.add(candidate);
-      const refused = await ensureLock(candidate, lock, flags, output);
-      if (refused === null) choices.push({ candidate, lock });
-      else {
-        skipped.push(refused);
-        exitCode = 1;
+    // Each server needs a lock first: one that had none is written now (or would be, in a dry run).
+    const lockEach = async <C extends { server: ConfigServer }>(
+      list: readonly C[],
+      ensure: (candidate: C, lock: string, flags: WrapFlags, output: Output) => Promise<Skipped | null>,
+    ) => {
+      const chosen: { candidate: C; lock: string }[] = [];
+      const unlockedNow = new Set<C>();
+      for (const candidate of list) {
+        const lock = lockPathFor(path, candidate.server, context, flags.lockDir);
+        if (!(await exists(lock))) unlockedNow.add(candidate);
+        const refused = await ensure(candidate, lock, flags, output);
+        if (refused === null) chosen.push({ candidate, lock });
+        else {
+          skipped.push(refused);
+          exitCode = 1;
+        }
       }
-    }
-    const remoteChoices: RemoteChoice[] = [];
-    for (const candidate of remotes) {
-      const lock = lockPathFor(path, candidate.server, context, flags.lockDir);
-      if (!(await exists(lock))) unlockedRemote.add(candidate);
-      const refused = await ensureRemoteLock(candidate, lock, flags, output);
-      if (refused === null) remoteChoices.push({ candidate, lock });
-      else {
-        skipped.push(refused);
-        exitCode = 1;
-      }
-    }
+      return { chosen, unlockedNow };
+    };
+    const { chosen: choices, unlockedNow: unlocked } = await lockEach(candidates, ensureLock);
+    const { chosen: remoteChoices, unlockedNow: unlockedRemote } = await lockEach(remotes, ensureRemoteLock);
     let result: ReturnType<typeof wrapText>;
     try {
       result = wrapText(text, path, document.syntax, choices, flags.version, flags.installed ? "installed" : "npx", remoteChoices);
