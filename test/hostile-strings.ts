@@ -1,6 +1,7 @@
 // Attack strings shared by the tests that prove server text stays inert on every output channel.
 
 import fc from "fast-check";
+import { expect } from "vitest";
 
 /** Strings an attacker would try: terminal escapes, line tricks, workflow commands, markup, hidden Unicode. */
 export const HOSTILE = [
@@ -35,3 +36,11 @@ export const hostileText = fc.oneof(
   fc.constantFrom(...HOSTILE),
   fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...HOSTILE), fc.string({ maxLength: 6 })).map((parts) => parts.join("")),
 );
+
+/** Every line of one output channel is inert: no raw control or invisible character, none starting with `::` (a workflow command). */
+export function expectInert(channel: string, output: string): void {
+  for (const line of output.split("\n")) {
+    expect(FORBIDDEN_OUTPUT.test(line), `${channel} carries a raw control character: ${JSON.stringify(line)}`).toBe(false);
+    expect(line.startsWith("::"), `${channel} has a line starting with "::": ${JSON.stringify(line)}`).toBe(false);
+  }
+}

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FORBIDDEN_OUTPUT, HOSTILE } from "../hostile-strings.js";
+import { expectInert, HOSTILE } from "../hostile-strings.js";
 import { sarifErrors } from "../fixtures/sarif/validate.js";
 import { startHttpFixture, stopAllHttpFixtures } from "../fixtures/servers/live/harness.js";
 import { cliPath, fromFileServer, repo, runCli, tempDir, writeJson } from "./helpers.js";
@@ -17,14 +17,6 @@ afterEach(async () => {
 
 const demo = join(repo, "test/fixtures/lint/servers/demo.json");
 const readJson = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, name), "utf8"));
-const FORBIDDEN = FORBIDDEN_OUTPUT;
-
-function expectInert(channel: string, text: string): void {
-  for (const line of text.split("\n")) {
-    expect(FORBIDDEN.test(line), `${channel}: ${JSON.stringify(line)}`).toBe(false);
-    expect(line.startsWith("::"), `${channel}: ${JSON.stringify(line)}`).toBe(false);
-  }
-}
 
 describe("mcp-lint run over stdio", () => {
   it("launches the server, lints what it serves and reports it like check", async () => {

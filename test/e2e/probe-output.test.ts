@@ -7,8 +7,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sarifErrors } from "../fixtures/sarif/validate.js";
 import { type HttpProbeServer, probeFixtures, probeLaunch, startHttpProbeServer } from "../fixtures/servers/probe/harness.js";
 import { cliPath, runCli, tempDir, writeJson } from "./helpers.js";
+import { expectInert } from "../hostile-strings.js";
 
-const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]/u;
 const SECRET = "sk-probe-7f3a9c2e4b1d8f60";
 
 let http: HttpProbeServer | null = null;
@@ -19,13 +19,6 @@ afterEach(() => {
   http?.stop();
   http = null;
 });
-
-function expectInert(channel: string, text: string): void {
-  for (const line of text.split("\n")) {
-    expect(FORBIDDEN.test(line), `${channel}: ${JSON.stringify(line)}`).toBe(false);
-    expect(line.startsWith("::"), `${channel}: ${JSON.stringify(line)}`).toBe(false);
-  }
-}
 
 describe("run --probe output", () => {
   it("redacts a ${NAME} value the server echoes, everywhere, and keeps hostile answers inert", async () => {

@@ -13,11 +13,7 @@ import { buildLintReport } from "../../../src/report/lint-report.js";
 import { renderLintTerminal } from "../../../src/report/lint-terminal.js";
 import { installSarif, lintSarif, lockSarif } from "../../../src/report/sarif.js";
 import { renderTerminal } from "../../../src/report/terminal.js";
-import { FORBIDDEN_OUTPUT, HOSTILE, hostileText } from "../../hostile-strings.js";
-
-const text = hostileText;
-
-const FORBIDDEN = FORBIDDEN_OUTPUT;
+import { expectInert, HOSTILE, hostileText } from "../../hostile-strings.js";
 
 /** A tool with a hostile string in every place S8 and the report read. */
 function tool(name: string, s: string[]): JsonObject {
@@ -45,17 +41,10 @@ function tool(name: string, s: string[]): JsonObject {
   };
 }
 
-function check(channel: string, output: string): void {
-  for (const line of output.split("\n")) {
-    expect(FORBIDDEN.test(line), `${channel} carries a raw control character: ${JSON.stringify(line)}`).toBe(false);
-    expect(line.startsWith("::"), `${channel} has a line starting with "::": ${JSON.stringify(line)}`).toBe(false);
-  }
-}
-
 describe("hostile strings on every lint channel", () => {
   it("terminal (plain and coloured), JSON, SARIF and the lock's S8 lines stay inert", () => {
     fc.assert(
-      fc.property(fc.array(text, { minLength: 8, maxLength: 8 }), fc.constantFrom(...HOSTILE), (strings, name) => {
+      fc.property(fc.array(hostileText, { minLength: 8, maxLength: 8 }), fc.constantFrom(...HOSTILE), (strings, name) => {
         const tools = [tool(name, strings), tool(`${name}_2`, strings.slice().reverse()), tool(name, strings)];
         const snapshot: ServerSnapshot = {
           tools,
@@ -68,14 +57,14 @@ describe("hostile strings on every lint channel", () => {
         const install = [{ rule: "I1", kind: "unpinned", severity: "warning", package: strings[3] ?? "", args: {} } as InstallFinding];
         const result = lintServer({ tools, instructions: strings[0] ?? null }, { disable: new Set(), portability: "strict", formatAllowlist: [] });
         const report = buildLintReport({ toolVersion: "0.1.0", command: "run", source: strings[4] ?? null, snapshot, result, install });
-        check("terminal", renderLintTerminal(report));
-        check("terminal (colour)", renderLintTerminal(report, { colour: true, width: 50 }).replace(/\u001b\[[0-9;]*m/g, ""));
-        check("JSON", jsonReportText(buildLintJsonReport(report)));
-        check("SARIF", jsonReportText(lintSarif(report, "tools.json")));
-        check("install SARIF", jsonReportText(installSarif("0.1.0", [{ uri: "x.json", line: 1, name: strings[5] ?? "", findings: install }])));
+        expectInert("terminal", renderLintTerminal(report));
+        expectInert("terminal (colour)", renderLintTerminal(report, { colour: true, width: 50 }).replace(/\u001b\[[0-9;]*m/g, ""));
+        expectInert("JSON", jsonReportText(buildLintJsonReport(report)));
+        expectInert("SARIF", jsonReportText(lintSarif(report, "tools.json")));
+        expectInert("install SARIF", jsonReportText(installSarif("0.1.0", [{ uri: "x.json", line: 1, name: strings[5] ?? "", findings: install }])));
         for (const item of report.items) {
-          check(`message of ${item.rule}`, item.message);
-          check(`fix of ${item.rule}`, item.fix);
+          expectInert(`message of ${item.rule}`, item.message);
+          expectInert(`fix of ${item.rule}`, item.fix);
         }
         // The lock's view: first lock shows every S8 finding next to the recorded text.
         const hidden = lockHiddenText(snapshot, null, [], false);
@@ -83,9 +72,9 @@ describe("hostile strings on every lint channel", () => {
           hidden.some((finding) => finding.severity === "error") ? "refused" : "created",
         );
         const input = { mode: "lock" as const, lockPath: "mcp-lint.lock", snapshot, lock: null, changes: [], notes: [], hiddenText: hiddenTextNotes(hidden) };
-        check("lock terminal", renderTerminal(input));
-        check("lock JSON", jsonReportText(withHiddenText({ changes: [] }, hidden)));
-        check(
+        expectInert("lock terminal", renderTerminal(input));
+        expectInert("lock JSON", jsonReportText(withHiddenText({ changes: [] }, hidden)));
+        expectInert(
           "lock SARIF",
           jsonReportText(lockSarif({ version: "0.1.0", lockUri: "mcp-lint.lock", server: snapshot.name, changes: [], hidden, changeMessage })),
         );
