@@ -2,6 +2,7 @@
 
 import { canonicalize } from "../json/canonical.js";
 import { type SchemaFinding, compareSchemas } from "../schema/index.js";
+import { hasString } from "../schema/json.js";
 import { jsonEqual } from "../json/equal.js";
 import { escapePointer, valueAtPointer } from "../json/value.js";
 import { compareEntrySections } from "./compare-entries.js";
@@ -379,6 +380,14 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
     const newValue = ownField(newAnnotations, hint);
     explained.add(hint);
     if (jsonEqual(oldValue, newValue)) continue;
+    if (!isFlag(oldValue) || !isFlag(newValue)) {
+      // A hint that is or was a string, object or array holds text a model may read: never a no-op,
+      // whatever its truthiness (`true` -> "<IMPORTANT>..." is as truthy as before).
+      changes.push(
+        change("annotations_changed", tool, { reason: hint, before: oldValue, after: newValue, detail: { text: 1 } }, "error", `/annotations/${hint}`),
+      );
+      continue;
+    }
     const oldTruthy = oldValue === undefined ? absent : Boolean(oldValue);
     const newTruthy = newValue === undefined ? absent : Boolean(newValue);
     // Same meaning to a host (absent vs its default, false vs null, true vs 1): not a change.
@@ -399,10 +408,23 @@ function compareAnnotations(tool: string, before: unknown, after: unknown): Chan
     .sort();
   // An annotations value that is not an object (absent aside) cannot be read as hints at all.
   const malformed = (value: unknown) => value !== undefined && !isJsonObject(value);
-  if (rest.length > 0 || (changes.length === 0 && (malformed(before) || malformed(after)))) {
-    changes.push(change("annotations_changed", tool, { reason: "other", fields: rest, before, after }, "warning", "/annotations"));
+  // Annotations that are (or were) a string or a list holding one are text, even where a hint change explains the rest.
+  const malformedText = (malformed(before) && hasString(before)) || (malformed(after) && hasString(after));
+  const malformedChanged = malformedText || (changes.length === 0 && (malformed(before) || malformed(after)));
+  if (rest.length > 0 || malformedChanged) {
+    // Text in a field no row explains is text the model may read: an error, like schema text.
+    const text = malformedText || rest.some((key) => hasString(ownField(oldAnnotations, key)) || hasString(ownField(newAnnotations, key)));
+    const severity: Severity = text ? "error" : "warning";
+    const args: Change["args"] = { reason: "other", fields: rest, before, after };
+    if (text) args.detail = { text: 1 };
+    changes.push(change("annotations_changed", tool, args, severity, "/annotations"));
   }
   return changes;
+}
+
+/** A value a host reads as a plain flag: a boolean, number or null, or absent. */
+function isFlag(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === "boolean" || typeof value === "number";
 }
 
 function compareInstructions(lock: Lockfile, snapshot: ServerSnapshot): Change[] {

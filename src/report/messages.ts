@@ -133,12 +133,14 @@ export function changeMessage(change: Change): string {
       if (args.reason === "title") return `annotations.title changed (shown to the user): ${quote(args.before)} -> ${quote(args.after)}`;
       const hint = args.reason ?? "";
       if (Object.hasOwn(HINT_WORDS, hint)) {
+        if (args.detail?.text === 1) return `${hint} ${quote(args.before)} -> ${quote(args.after)}: the hint holds text a model may read, not a flag`;
         const safer = args.detail?.safer === 1;
         const negated = hint === "destructiveHint" || hint === "openWorldHint";
         return `${hint} ${quote(args.before)} -> ${quote(args.after)}${safer ? `: the tool now claims to be ${negated ? "not " : ""}${HINT_WORDS[hint]}` : ""}`;
       }
       const fields = args.fields && args.fields.length > 0 ? ` (${args.fields.map((field) => neutralize(field)).join(", ")})` : "";
-      return `annotations changed${fields}: ${quote(args.before)} -> ${quote(args.after)}`;
+      const text = args.detail?.text === 1 ? " (text a model may read)" : "";
+      return `annotations changed${fields}${text}: ${quote(args.before)} -> ${quote(args.after)}`;
     }
     case "meta_changed":
       return `${(args.fields ?? []).map((field) => neutralize(field)).join(", ")} changed (hosts act on it or show it to users): ${quote(args.before)} -> ${quote(args.after)}`;

@@ -18,16 +18,32 @@ const URIS: ReadonlyMap<string, Dialect> = new Map([
 // export (the SDK's) is draft-07. A custom or unknown meta-schema could be any of them.
 const UNSPECIFIED: readonly Dialect[] = ["draft-07", "2020-12"];
 
+/** The unversioned meta-schema URI: a dialect URI, though it names no draft. */
+const LATEST_URI = "json-schema.org/schema";
+
+function uriKey(schema: string): string {
+  return schema
+    .trim()
+    .replace(/^https?:\/\//, "")
+    .replace(/#$/, "");
+}
+
 /** The dialects a `$schema` value may mean: one for a known draft, several when absent or unknown. */
 export function dialectsOf(schema: unknown): readonly Dialect[] {
   if (schema === undefined) return UNSPECIFIED;
   if (typeof schema !== "string") return DIALECTS;
-  const key = schema
-    .trim()
-    .replace(/^https?:\/\//, "")
-    .replace(/#$/, "");
-  const dialect = URIS.get(key);
+  const dialect = URIS.get(uriKey(schema));
   return dialect === undefined ? DIALECTS : [dialect];
+}
+
+/**
+ * Whether a `$schema` value is a dialect URI (a JSON Schema meta-schema's). Anything else there is
+ * text a model reads like a description, however URI-like: a server can write an instruction into it.
+ */
+export function isDialectUri(schema: unknown): boolean {
+  if (typeof schema !== "string") return false;
+  const key = uriKey(schema);
+  return URIS.has(key) || key === LATEST_URI;
 }
 
 /** A short name for what a `$schema` value means, for messages. */

@@ -106,6 +106,42 @@ export function stringsKey(value: unknown): string {
   return found.sort().join("\u0001");
 }
 
+/**
+ * True when `after` holds a string or an object key (at its JSON Pointer) that `before` does not:
+ * words a model reads that are new. A JSON type name under `type` is vocabulary, not words.
+ */
+export function hasNewWords(before: unknown, after: unknown): boolean {
+  const known = new Set<string>();
+  walkWords(before, (word) => {
+    known.add(word);
+    return false;
+  });
+  return walkWords(after, (word) => !known.has(word) && !TYPE_WORD.test(word));
+}
+
+/** A string that is a JSON type name, at `type` or `type/<n>`. */
+const TYPE_WORD = /\/type(?:\/\d+)?\u0000(?:string|number|integer|boolean|object|array|null)$/;
+
+/** Visits every string and key with its pointer (explicit stack, no recursion) until `stop` says so. */
+function walkWords(value: unknown, stop: (word: string) => boolean): boolean {
+  const stack: Array<{ value: unknown; at: string }> = [{ value, at: "" }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const v = item.value;
+    if (typeof v === "string") {
+      if (stop(`${item.at}\u0000${v}`)) return true;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ value: v[i], at: `${item.at}/${i}` });
+    } else if (isObject(v)) {
+      for (const key of Object.keys(v)) {
+        const at = `${item.at}/${escapePointer(key)}`;
+        if (stop(at)) return true;
+        stack.push({ value: v[key], at });
+      }
+    }
+  }
+  return false;
+}
+
 /** True when a value holds anything besides strings, arrays and objects (a number, boolean or null). */
 export function hasNonString(value: unknown): boolean {
   return someLeaf(value, (leaf) => typeof leaf !== "string");

@@ -25,13 +25,16 @@ function compareText(node: SchemaNode, key: string): void {
     });
     return;
   }
-  if (stringsKey(before) !== stringsKey(after)) {
+  const textChanged = stringsKey(before) !== stringsKey(after);
+  if (textChanged) {
     const reason = before === undefined ? "text_added" : after === undefined ? "text_removed" : "text_changed";
     emit(node, reason, path, { keyword: key });
   }
   // A list of strings growing is only text; numbers, booleans or nulls changing (x-order 1 -> 2) are not.
+  // A value that differs in neither (an empty object appearing under a new key, {} becoming []) is still
+  // a change: the key itself is text the model reads, and a definition that changed reports something.
   const shapeChanged = shape(before) !== shape(after);
-  if (shapeChanged && (hasNonString(before) || hasNonString(after))) {
+  if (shapeChanged && (hasNonString(before) || hasNonString(after) || !textChanged)) {
     emit(node, "annotation_changed", path, { keyword: key });
   }
 }

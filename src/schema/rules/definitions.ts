@@ -2,7 +2,7 @@
 
 import { emit, keyPath, malformed, type Rule, type SchemaNode } from "../context.js";
 import { onlyText } from "../finding.js";
-import { childPath, isObject, own } from "../json.js";
+import { childPath, hasNewWords, isObject, own } from "../json.js";
 
 // A definition only constrains through the references that reach it, and the references rule compares what
 // they reach. So here a definition changing is structural (reported once, where it is defined), its text is
@@ -49,7 +49,10 @@ export const definitionsRule: Rule = {
       const findings = node.engine.diff(was.value, now.value, now.path, node.depth + 1);
       for (const f of findings) if (f.kind === "text" || f.reason === "identifier_changed") node.out.push(f);
       if (!onlyText(findings.filter((f) => f.reason !== "identifier_changed"))) {
-        const unused = !node.engine.referenced("before", was.value) && !node.engine.referenced("after", now.value);
+        // Unreferenced, it validates nothing, but the model still reads it: new words in it (a
+        // `required` name, an enum value, a property name) that no text finding reported keep this change a warning.
+        const textSeen = findings.some((f) => f.kind === "text") || !hasNewWords(was.value, now.value);
+        const unused = textSeen && !node.engine.referenced("before", was.value) && !node.engine.referenced("after", now.value);
         const flags = unused ? ({ info: true, unreferenced: true } as const) : undefined;
         emit(node, "definition_changed", now.path, { keyword: now.keyword, name: now.name }, flags);
       }
