@@ -21,7 +21,6 @@ import { type Lockfile, parseLockDocument } from "../lock/format.js";
 import { readJsonFile, readTextIfExists } from "../lock/io.js";
 import { auditLine, eventLine, type ProxyEvent } from "../proxy/events.js";
 import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/fixes/index.js";
-import type { ReviewCommands } from "../proxy/guard.js";
 import { HttpLink } from "../proxy/http-link.js";
 import { selectLock } from "../proxy/lock-select.js";
 import { type GuardSetup, ProxySession } from "../proxy/session.js";
@@ -72,12 +71,12 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
     const modules = await loading;
     if (target.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
     const redactor = redactorFor(target, output);
-    const review = reviewCommands(lockPath, target);
+    const review = reviewCommand(lockPath, target);
     const report = (event: ProxyEvent) => {
-      output.err(`${redactor.text(eventLine(event, review.check))}\n`);
-      audit?.write(redactor.text(auditLine(event, new Date(), lockPath)));
+      output.err(`${redactor.text(eventLine(event, review))}\n`);
+      audit?.write(redactor.text(auditLine(event, new Date(), lockPath, review)));
     };
-    return await serve(flags, target, lock, fixes, review, redactor, report, output);
+    return await serve(flags, target, lock, fixes, redactor, report, output);
   } finally {
     audit?.close();
   }
@@ -88,7 +87,6 @@ async function serve(
   target: Target,
   lock: Lockfile | null,
   fixes: FixOptions,
-  review: ReviewCommands,
   redactor: Redactor,
   report: (event: ProxyEvent) => void,
   output: Output,
@@ -149,7 +147,6 @@ async function serve(
       : {
           lock,
           failOn: flags.failOn ?? "warning",
-          review,
           read: (client) =>
             readSession(client, {
               where,
@@ -228,11 +225,14 @@ async function loadDescriptions(path: string): Promise<Descriptions> {
   return parseDescriptions(await readJsonFile(path, "--descriptions file"), path);
 }
 
-/** The commands a refusal names: never the server's arguments (they may hold secrets), only where they go. */
-function reviewCommands(lockPath: string | null, target: Target): ReviewCommands {
+/**
+ * The command that shows the user what changed, for stderr and --audit (never for the client, whose
+ * model could run it). It names where the server's arguments go, never the arguments (they may hold secrets).
+ */
+function reviewCommand(lockPath: string | null, target: Target): string {
   const lock = lockPath === null ? "" : ` --lock ${shellQuote([lockPath])}`;
   const source = target.kind === "stdio" ? "-- <server command>" : "--url <server url>";
-  return { check: `mcp-lint lock --check${lock} ${source}`, accept: `mcp-lint lock --accept${lock} ${source}` };
+  return `mcp-lint lock --check${lock} ${source}`;
 }
 
 /** An append-only audit file, opened before the server starts; never through a symbolic link. */

@@ -19,7 +19,42 @@ export type ProxyEvent =
   | { event: "withheld"; tool: string; kinds: string[]; severity: string }
   | { event: "instructions_replaced"; served: "locked" | "none"; kinds: string[] }
   | { event: "call_refused"; tool: string; kinds: string[] }
-  | { event: "read_failed"; trigger: "initialize" | "list_changed"; message: string };
+  | { event: "read_failed"; trigger: "initialize" | "list_changed"; message: string }
+  | {
+      event: "response_dropped";
+      /** Who sent it: a server answer no client request waits for, or a client answer no server request waits for. */
+      from: "server" | "client";
+      /** The message's id as text (neutralized and capped when formatted). */
+      id: string;
+      why: DropReason;
+      /** Responses dropped so far in this session, this one included. */
+      total: number;
+    }
+  | { event: "send_failed"; method: string; message: string };
+
+/** Why a response was not passed on. */
+export type DropReason = "not_requested" | "already_answered" | "cancelled" | "not_waiting";
+
+/** Dropped responses logged one by one; past this only every power of ten is, so a flood cannot fill the log. */
+export const DROPS_LOGGED = 10;
+
+/** Whether the n-th dropped response of a session gets its own log line. */
+export function logDrop(total: number): boolean {
+  if (total <= DROPS_LOGGED) return true;
+  let n = total;
+  while (n % 10 === 0) n /= 10;
+  return n === 1;
+}
+
+const DROP_WHY: Record<DropReason, string> = {
+  not_requested: "no request with that id is waiting for an answer",
+  already_answered: "that request was already answered",
+  cancelled: "that request was cancelled",
+  not_waiting: "the proxy's own read no longer waits for it",
+};
+
+/** Longest id shown in a log line. */
+const ID_CHARS = 64;
 
 /** The one stderr line for an event (clients show a server's stderr in their logs). `review` is the command that shows the changes. */
 export function eventLine(event: ProxyEvent, review: string): string {
@@ -37,22 +72,45 @@ export function eventLine(event: ProxyEvent, review: string): string {
     case "instructions_replaced":
       return `mcp-lint proxy: the server's instructions changed (${kinds(event.kinds)}); serving ${event.served === "locked" ? "the locked text" : "no instructions"} instead; review with: ${review}`;
     case "call_refused":
-      return `mcp-lint proxy: refused a call to withheld tool ${tool(event.tool)} (${kinds(event.kinds)})`;
+      return `mcp-lint proxy: refused a call to withheld tool ${tool(event.tool)} (${kinds(event.kinds)}); review with: ${review}`;
     case "read_failed":
       return `mcp-lint proxy: could not read the server's whole tool list (${event.trigger}): ${neutralize(event.message)}; no tools are served until it can be read`;
+    case "response_dropped": {
+      const more = event.total === DROPS_LOGGED ? "; further ones are counted, and logged at every power of ten" : "";
+      return (
+        `mcp-lint proxy: dropped a response from the ${event.from} with id ${shownId(event.id)}: ${DROP_WHY[event.why]} ` +
+        `(${event.total} dropped in this session${more})`
+      );
+    }
+    case "send_failed":
+      return `mcp-lint proxy: could not send ${neutralize(event.method)} to the server: ${neutralize(event.message)}`;
   }
+}
+
+function shownId(id: string): string {
+  const cut = id.length > ID_CHARS ? `${id.slice(0, ID_CHARS)}...` : id;
+  return neutralize(cut);
 }
 
 function instructionsWord(served: "as_sent" | "locked" | "none"): string {
   return served === "as_sent" ? "as sent" : served === "locked" ? "replaced by the locked text" : "withheld";
 }
 
-/** The audit record for an event: one JSON line with the time and the lock, server text neutralized. */
-export function auditLine(event: ProxyEvent, time: Date, lock: string | null): string {
+/** Events after which the user has something to review: their audit records name the review command. */
+const REVIEWABLE = new Set<ProxyEvent["event"]>(["withheld", "instructions_replaced", "call_refused"]);
+
+/**
+ * The audit record for an event: one JSON line with the time and the lock, server text neutralized.
+ * `review` is the command that shows the changes, added where there is something to review.
+ */
+export function auditLine(event: ProxyEvent, time: Date, lock: string | null, review: string | null = null): string {
   const record: Record<string, unknown> = { time: time.toISOString(), ...event };
   if ("tool" in event) record.tool = neutralize(event.tool);
   if ("kinds" in event) record.kinds = event.kinds.map((kind) => neutralize(kind));
   if ("message" in event) record.message = neutralize(event.message);
+  if ("method" in event) record.method = neutralize(event.method);
+  if ("id" in event) record.id = shownId(event.id);
   if (lock !== null) record.lock = lock;
+  if (review !== null && REVIEWABLE.has(event.event)) record.review = review;
   return `${JSON.stringify(record)}\n`;
 }

@@ -7,6 +7,7 @@ import { compareSnapshot, type FailOn } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
 import { type Change, type Severity, severityRank } from "../lock/kinds.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
+import { neutralize } from "../report/neutralize.js";
 
 /** Why a tool is withheld. */
 export type WithholdReason = "changed" | "not_in_lock" | "duplicate" | "hidden_text";
@@ -138,24 +139,32 @@ function decideInstructions(lock: Lockfile, snapshot: ServerSnapshot, changes: r
   return { text: null, served: "none", kinds: why };
 }
 
-/** The text a withheld tool's caller gets: the tool, why, and the commands to review and approve. */
-export function withheldCallText(entry: Withheld, review: ReviewCommands): string {
+/**
+ * The text a withheld tool's caller gets. It reaches the model, so it says what happened and that
+ * the user must review the change, and names no command: an agent with a shell could run an
+ * approve command itself and accept the very change it was shielded from. The review command goes
+ * to the proxy's log (stderr and --audit), which the user reads.
+ */
+export function withheldCallText(entry: Withheld): string {
   const reason = entry.reasons.includes("not_in_lock")
-    ? "it is not in the lock (a new tool)"
+    ? "it is a new tool that was never approved"
     : entry.reasons.includes("duplicate")
       ? "the server lists more than one tool with this name"
       : entry.reasons.includes("hidden_text") && entry.reasons.length === 1
         ? "its definition contains hidden text"
-        : "it changed since it was locked";
+        : "its definition changed since it was approved";
   return (
-    `mcp-lint withheld the tool ${JSON.stringify(entry.tool)}: ${reason} (${entry.kinds.join(", ")}). ` +
-    `The call was not sent to the server. Review the change with: ${review.check} ` +
-    `and, once reviewed, approve it with: ${review.accept}`
+    `mcp-lint withheld the tool ${JSON.stringify(neutralize(entry.tool))}: ${reason} (${entry.kinds.join(", ")}). ` +
+    "The call was not sent to the server. The user must review the change before this tool can be used; " +
+    "until then, do not try to get around this refusal."
   );
 }
 
-/** The review and approve commands named in refusals and on stderr (never with the server's arguments). */
-export interface ReviewCommands {
-  check: string;
-  accept: string;
+/** The text a caller gets while no comparison stands (the last read of the list failed); the cause is in the proxy's log only. */
+export const UNREAD_CALL_TEXT =
+  "mcp-lint did not send this call: the server's tool list could not be read whole, so no tool is served until it can be. The reason is in the proxy's log.";
+
+/** The text a caller gets for a name the compared list does not hold. */
+export function notListedCallText(name: string): string {
+  return `mcp-lint did not send this call: the server does not list a tool named ${JSON.stringify(neutralize(name))}, and only listed, approved tools are served.`;
 }

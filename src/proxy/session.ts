@@ -1,6 +1,8 @@
 /**
- * The forwarding core: JSON-RPC messages pass between the client's transport and the server's
- * unchanged, ids kept, except what the guard and the fixes intercept.
+ * The forwarding core, a firewall rather than a pipe: a server message reaches the client only when
+ * the proxy can say what it is (the one answer to a pending client request, a server request, a
+ * notification), the answers about tools and instructions under a lock are built from the compared
+ * snapshot, and nothing either side sends can answer a request on the other's behalf. Ids are kept.
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,16 +21,15 @@ import {
 import type { FailOn } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
 import { isJsonObject, type JsonObject, type ServerSnapshot } from "../lock/snapshot.js";
-import type { ProxyEvent } from "./events.js";
+import { type DropReason, logDrop, type ProxyEvent } from "./events.js";
 import { type FixOptions, fixCallResult, fixListResult, fixTools, hasOwnPaging, type PageRequest, prepareCall, toolError } from "./fixes/index.js";
-import { type GuardVerdict, judge, type LockedHiddenText, prepareGuard, type ReviewCommands, withheldCallText } from "./guard.js";
+import { type GuardVerdict, judge, type LockedHiddenText, notListedCallText, prepareGuard, UNREAD_CALL_TEXT, withheldCallText } from "./guard.js";
 import { connectSideClient, SideChannel } from "./side-channel.js";
 
 /** What lock enforcement needs. */
 export interface GuardSetup {
   lock: Lockfile;
   failOn: FailOn;
-  review: ReviewCommands;
   /** Read the whole list through a client on the proxied session (the CLI binds readSession's bounds). */
   read: (client: Client) => Promise<ServerSnapshot>;
 }
@@ -55,10 +56,45 @@ export interface ProxyOptions {
 /** How a session ended. */
 export type ProxyEnd = { by: "client" } | { by: "server"; error: Error | null } | { by: "failed"; error: Error };
 
-/** A client request forwarded to the server whose answer the proxy looks at. */
-type Pending = { method: "initialize" } | { method: "tools/list" } | { method: "tools/call"; paging: PageRequest | null };
+/** A client request forwarded to the server, waiting for its one answer. */
+type Pending = { method: "initialize" } | { method: "tools/list" } | { method: "tools/call"; paging: PageRequest | null } | { method: "other" };
 
 const LIST_CHANGED = "notifications/tools/list_changed";
+
+// What the client is told when the proxy answers for a server that failed. The cause can hold server
+// text (its stderr, an HTTP error body), so it goes to the proxy's log only, never to the client.
+const COMPARE_FAILED = "mcp-lint: the server could not be compared with the lock, so nothing is served; the proxy's log says why";
+const SERVER_GONE = "mcp-lint: the server went away before answering; the proxy's log says why";
+const LIST_UNREAD = "mcp-lint: the server's tool list could not be read whole, so no tools are served until it can be; the proxy's log says why";
+const SEND_FAILED = "mcp-lint: the request could not be sent to the server; the proxy's log says why";
+const INITIALIZED_TWICE = "mcp-lint: this session is already initialized";
+
+/** How many finished request ids are remembered, to say why a late answer is dropped. */
+const RECENT_IDS = 1024;
+/** Most server requests awaiting the client's answer at once; a flood past this forgets the oldest. */
+const SERVER_REQUESTS = 10_000;
+
+/** A map that forgets its oldest entries past a size: bounded memory against a flood of ids. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > this.limit) this.delete(this.keys().next().value as K);
+    return this;
+  }
+}
+
+function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id?: RequestId } {
+  return isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+}
+
+function idText(id: RequestId | undefined): string {
+  return id === undefined ? "(none)" : typeof id === "string" ? JSON.stringify(id) : String(id);
+}
 
 /** One proxied session, from the client's initialize to either side going away. */
 export class ProxySession {
@@ -69,7 +105,13 @@ export class ProxySession {
   private initId: RequestId | null = null;
   /** Server-to-client messages held until the client has its initialize answer. */
   private beforeReady: JSONRPCMessage[] | null = [];
+  /** Every client request forwarded to the server and not yet answered: the only answers passed on. */
   private readonly pending = new Map<RequestId, Pending>();
+  /** Client requests no longer waiting (answered, cancelled), to say why a second answer is dropped. */
+  private readonly finished = new BoundedMap<RequestId, DropReason>(RECENT_IDS);
+  /** Server requests passed to the client and not yet answered: the only client answers passed on. */
+  private readonly serverRequests = new BoundedMap<RequestId, true>(SERVER_REQUESTS);
+  private drops = 0;
   /** Client tool requests held while the list is being read, judged once it is. */
   private held: JSONRPCRequest[] = [];
   private reading = false;
@@ -164,10 +206,9 @@ export class ProxySession {
     }
     // Requests still waiting get an answer, so a client is never left hanging on a dead server.
     if (final.by !== "client") {
-      const why = `mcp-lint: ${final.error?.message ?? "the server went away"}`;
       const waiting = [...this.pending.keys(), ...this.held.map((request) => request.id)];
-      if (this.guardedInitId !== null) waiting.push(this.guardedInitId);
-      for (const id of waiting) void this.toClient(this.errorAnswer(id, why));
+      for (const id of waiting) void this.toClient(this.errorAnswer(id, SERVER_GONE));
+      if (this.guardedInitId !== null) void this.toClient(this.errorAnswer(this.guardedInitId, COMPARE_FAILED));
     }
     this.guardedInitId = null;
     this.pending.clear();
@@ -184,6 +225,15 @@ export class ProxySession {
       this.clientRequest(message);
       return;
     }
+    if (isResponse(message)) {
+      // An answer to a sampling, elicitation, roots or ping request: only to one the server made.
+      if (message.id === undefined || !this.serverRequests.delete(message.id)) {
+        this.dropped("client", message.id, "not_requested");
+        return;
+      }
+      this.toServer(message);
+      return;
+    }
     if (isJSONRPCNotification(message)) {
       // The side reader sent the session's one `initialized`; a second would confuse some servers.
       if (message.method === "notifications/initialized" && this.options.guard !== null) return;
@@ -195,16 +245,21 @@ export class ProxySession {
           this.held.splice(heldIndex, 1);
           return;
         }
-        if (requestId !== undefined) this.pending.delete(requestId);
+        if (requestId !== undefined && this.pending.delete(requestId)) this.finished.set(requestId, "cancelled");
       }
     }
-    // Notifications and answers to the server's own requests (sampling, elicitation, roots) pass as sent.
+    // Other notifications (cancellations, progress, roots changes) pass as sent.
     this.toServer(message);
   }
 
   private clientRequest(request: JSONRPCRequest): void {
     const guard = this.options.guard;
-    if (request.method === "initialize" && this.initId === null) {
+    if (request.method === "initialize") {
+      // One handshake per session: a second could fetch instructions the comparison never saw.
+      if (this.initId !== null) {
+        void this.toClient(this.errorAnswer(request.id, INITIALIZED_TWICE));
+        return;
+      }
       this.initId = request.id;
       this.pending.set(request.id, { method: "initialize" });
       this.toServer(request);
@@ -228,13 +283,14 @@ export class ProxySession {
       this.call(request);
       return;
     }
+    this.pending.set(request.id, { method: "other" });
     this.toServer(request);
   }
 
   /** tools/list under the guard: answered from the last comparison, so the client sees exactly what was compared. */
   private answerList(request: JSONRPCRequest): void {
     if (this.verdict === null) {
-      void this.toClient(this.errorAnswer(request.id, `mcp-lint: ${this.readFailure ?? "the tool list has not been read"}`));
+      void this.toClient(this.errorAnswer(request.id, LIST_UNREAD));
       return;
     }
     const tools = fixTools(this.verdict.tools, this.options.fixes);
@@ -247,7 +303,7 @@ export class ProxySession {
     const guard = this.options.guard;
     let pagesItself = this.toolPaging.get(name) ?? false;
     if (guard !== null) {
-      const refusal = this.refusal(name, guard.review);
+      const refusal = this.refusal(name);
       if (refusal !== null) {
         void this.toClient({ jsonrpc: "2.0", id: request.id, result: toolError(refusal) });
         return;
@@ -260,24 +316,21 @@ export class ProxySession {
       void this.toClient({ jsonrpc: "2.0", id: request.id, result: toolError(prepared.error) });
       return;
     }
-    // Nothing to do with the answer: it passes without being tracked.
-    if (prepared.paging !== null || this.options.fixes.errors) this.pending.set(request.id, { method: "tools/call", paging: prepared.paging });
+    this.pending.set(request.id, { method: "tools/call", paging: prepared.paging });
     this.toServer(prepared.params === params ? request : { ...request, params: prepared.params });
   }
 
   /** Why a call must not reach the server under the guard, or null to forward it. */
-  private refusal(name: string, review: ReviewCommands): string | null {
-    if (this.verdict === null) {
-      return `mcp-lint did not send this call: the server's tool list could not be read whole (${this.readFailure ?? "not read"}), so no tool is served until it can be.`;
-    }
+  private refusal(name: string): string | null {
+    if (this.verdict === null) return UNREAD_CALL_TEXT;
     const withheld = this.verdict.withheld.get(name);
     if (withheld !== undefined) {
       this.options.report({ event: "call_refused", tool: name, kinds: withheld.kinds });
-      return withheldCallText(withheld, review);
+      return withheldCallText(withheld);
     }
     if (!this.verdict.served.has(name)) {
       this.options.report({ event: "call_refused", tool: name, kinds: ["not_listed"] });
-      return `mcp-lint did not send this call: the server does not list a tool named ${JSON.stringify(name)}, and only listed, locked tools are served.`;
+      return notListedCallText(name);
     }
     return null;
   }
@@ -286,27 +339,49 @@ export class ProxySession {
 
   private fromServer(message: JSONRPCMessage): void {
     if (this.over) return;
-    if (this.side?.take(message) === true) return;
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      const id = message.id as RequestId;
-      const pending = this.pending.get(id);
-      if (pending !== undefined) {
-        this.pending.delete(id);
-        this.answered(pending, message);
+    if (isResponse(message)) {
+      const side = this.side?.take(message) ?? "other";
+      if (side === "taken") return;
+      if (side === "stale") {
+        this.dropped("server", message.id, "not_waiting");
         return;
       }
-      void this.toClient(message);
+      // Only the first answer to a request the client made and still waits for passes: a second
+      // initialize answer, or answers to requests the proxy holds or answered itself, never do.
+      const id = message.id;
+      const pending = id === undefined ? undefined : this.pending.get(id);
+      if (id === undefined || pending === undefined) {
+        this.dropped("server", id, (id === undefined ? undefined : this.finished.get(id)) ?? "not_requested");
+        return;
+      }
+      this.pending.delete(id);
+      this.finished.set(id, "already_answered");
+      this.answered(pending, message);
       return;
     }
-    if (isJSONRPCNotification(message) && message.method === LIST_CHANGED && this.options.guard !== null) {
-      this.listChanged = message;
-      this.startRead("list_changed");
-      return;
+    if (isJSONRPCNotification(message)) {
+      if (message.method === LIST_CHANGED && this.options.guard !== null) {
+        this.listChanged = message;
+        this.startRead("list_changed");
+        return;
+      }
+      if (message.method === "notifications/cancelled") {
+        const requestId = (message.params as JsonObject | undefined)?.requestId as RequestId | undefined;
+        if (requestId !== undefined) this.serverRequests.delete(requestId);
+      }
+    } else if (isJSONRPCRequest(message)) {
+      this.serverRequests.set(message.id, true);
     }
     // Server requests (sampling, elicitation, roots, ping) and notifications (progress, logging,
     // resource updates, cancellations) pass as sent, once the client has its initialize answer.
     if (this.beforeReady !== null) this.beforeReady.push(message);
     else void this.toClient(message);
+  }
+
+  /** A response that answers nothing waiting: dropped, and logged (a flood only at powers of ten). */
+  private dropped(from: "server" | "client", id: RequestId | undefined, why: DropReason): void {
+    this.drops += 1;
+    if (logDrop(this.drops)) this.options.report({ event: "response_dropped", from, id: idText(id), why, total: this.drops });
   }
 
   private answered(pending: Pending, message: JSONRPCMessage): void {
@@ -328,13 +403,18 @@ export class ProxySession {
       }
       return;
     }
+    if (pending.method === "other") {
+      void this.toClient(message);
+      return;
+    }
     if (pending.method === "tools/list") {
       const tools = Array.isArray(result.tools) ? result.tools : [];
       for (const tool of tools) if (isJsonObject(tool) && typeof tool.name === "string") this.toolPaging.set(tool.name, hasOwnPaging(tool));
       void this.toClient({ ...message, result: fixListResult(result, this.options.fixes) });
       return;
     }
-    void this.toClient({ ...message, result: fixCallResult(result, this.options.fixes, pending.paging) });
+    if (pending.paging === null && !this.options.fixes.errors) void this.toClient(message);
+    else void this.toClient({ ...message, result: fixCallResult(result, this.options.fixes, pending.paging) });
   }
 
   /**
@@ -357,12 +437,7 @@ export class ProxySession {
       this.failInitialize(id, failure);
       return;
     }
-    const verdict = this.verdict as GuardVerdict;
-    const answer: JsonObject = { ...result };
-    if (verdict.instructions.served !== "as_sent") {
-      if (verdict.instructions.text === null) delete answer.instructions;
-      else answer.instructions = verdict.instructions.text;
-    }
+    const answer = this.guardedAnswer(result, this.verdict as GuardVerdict);
     if (this.over) return;
     this.guardedInitId = null;
     await this.toClient({ jsonrpc: "2.0", id, result: answer });
@@ -370,11 +445,24 @@ export class ProxySession {
     this.releaseHeld();
   }
 
+  /**
+   * The initialize answer under the guard, built from what was compared rather than passed through:
+   * the server's protocol version and capabilities, `serverInfo` as the comparison read it (name and
+   * version; fields the lock does not record are left out), and the instructions the verdict serves.
+   */
+  private guardedAnswer(result: JsonObject, verdict: GuardVerdict): JsonObject {
+    const info = this.sideClient?.getServerVersion();
+    const serverInfo: JsonObject = { name: info?.name ?? "", version: info?.version ?? "" };
+    const answer: JsonObject = { protocolVersion: result.protocolVersion ?? null, capabilities: result.capabilities ?? {}, serverInfo };
+    if (verdict.instructions.text !== null) answer.instructions = verdict.instructions.text;
+    return answer;
+  }
+
   private failInitialize(id: RequestId, error: unknown): void {
     if (this.over) return;
     this.guardedInitId = null;
     const failure = error instanceof Error ? error : new Error(String(error));
-    void this.toClient(this.errorAnswer(id, `mcp-lint: ${failure.message}`)).finally(() => this.end({ by: "failed", error: failure }));
+    void this.toClient(this.errorAnswer(id, COMPARE_FAILED)).finally(() => this.end({ by: "failed", error: failure }));
   }
 
   /** The client has its initialize answer: pass what the server sent meanwhile. */
@@ -467,9 +555,11 @@ export class ProxySession {
       // A stdio server that is gone closes its transport, which ends the session; an HTTP request
       // can fail on its own, and only that request gets the error.
       if (!isJSONRPCRequest(message) || this.over) return;
-      this.pending.delete(message.id);
+      if (!this.pending.delete(message.id)) return;
+      this.finished.set(message.id, "already_answered");
       const text = error instanceof Error ? error.message : String(error);
-      void this.toClient(this.errorAnswer(message.id, `mcp-lint: the request could not be sent to the server: ${text}`));
+      this.options.report({ event: "send_failed", method: message.method, message: text });
+      void this.toClient(this.errorAnswer(message.id, SEND_FAILED));
     });
   }
 

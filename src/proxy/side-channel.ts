@@ -71,17 +71,20 @@ export class SideChannel implements Transport {
     await this.toServer(message);
   }
 
-  /** Deliver the server's answer to one of this channel's requests; false when the message is not one. */
-  take(message: JSONRPCMessage): boolean {
-    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return false;
+  /**
+   * Deliver the server's answer to one of this channel's requests: "taken", "stale" for an answer
+   * under this channel's prefix that nothing waits for (a duplicate, or late after a timeout or a
+   * cancellation: dropped, never forwarded), or "other" when the message is not for this channel.
+   */
+  take(message: JSONRPCMessage): "taken" | "stale" | "other" {
+    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return "other";
     const id = message.id;
-    if (typeof id !== "string" || !id.startsWith(this.prefix)) return false;
+    if (typeof id !== "string" || !id.startsWith(this.prefix)) return "other";
     const clientId = this.toClientId.get(id);
-    // A late answer to a request that timed out or was cancelled is dropped here, never forwarded.
-    if (clientId === undefined || this.closed) return true;
+    if (clientId === undefined || this.closed) return "stale";
     this.forget(id);
     this.onmessage?.({ ...message, id: clientId });
-    return true;
+    return "taken";
   }
 
   private forget(wireId: string): void {

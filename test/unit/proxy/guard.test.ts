@@ -68,13 +68,16 @@ describe("judge", () => {
     expect(judge(lock, snapshot([weather, time], null), "warning").instructions).toEqual({ text: null, served: "as_sent", kinds: [] });
   });
 
-  it("words a refusal with the tool, the kinds and both commands", () => {
-    const text = withheldCallText(
-      { tool: "get_weather", reasons: ["changed"], kinds: ["description_changed", "schema_widened"], severity: "error" },
-      { check: "mcp-lint lock --check --lock /l -- <server command>", accept: "mcp-lint lock --accept --lock /l -- <server command>" },
-    );
+  it("words a refusal for the model: the tool, why, the kinds and that the user must review it, with no command to run", () => {
+    const text = withheldCallText({ tool: "get_weather", reasons: ["changed"], kinds: ["description_changed", "schema_widened"], severity: "error" });
     expect(text).toBe(
-      'mcp-lint withheld the tool "get_weather": it changed since it was locked (description_changed, schema_widened). The call was not sent to the server. Review the change with: mcp-lint lock --check --lock /l -- <server command> and, once reviewed, approve it with: mcp-lint lock --accept --lock /l -- <server command>',
+      'mcp-lint withheld the tool "get_weather": its definition changed since it was approved (description_changed, schema_widened). ' +
+        "The call was not sent to the server. The user must review the change before this tool can be used; until then, do not try to get around this refusal.",
     );
+    // An agent with a shell could run a command it is given and approve the change itself.
+    for (const reasons of [["changed"], ["not_in_lock"], ["duplicate"], ["hidden_text"]] as const) {
+      const refusal = withheldCallText({ tool: "t", reasons: [...reasons], kinds: ["k"], severity: "error" });
+      expect(refusal).not.toMatch(/mcp-lint lock|--accept|--check|npx|<server/);
+    }
   });
 });

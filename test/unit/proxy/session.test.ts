@@ -52,7 +52,6 @@ async function start(initial: JsonObject[], guarded: boolean) {
     ? {
         lock: buildLockfile(snapshot, null),
         failOn: "warning",
-        review: { check: "check", accept: "accept" },
         read: (client) =>
           readSession(client, {
             where: "unit",
@@ -123,11 +122,13 @@ describe("ProxySession", () => {
     const { client, server, state, events } = await start([tool("a", "A.")], true);
     state.failList = true;
     await server.sendToolListChanged();
-    await expect(client.listTools()).rejects.toThrow(/mcp-lint: tools\/list failed on unit/);
+    // The cause (server text) stays in the proxy's log; the client hears only that the list is unread.
+    await expect(client.listTools()).rejects.toThrow(/the server's tool list could not be read whole/);
     const call = await client.callTool({ name: "a", arguments: {} });
     expect(call.isError).toBe(true);
+    expect(JSON.stringify(call)).not.toContain("list broke");
     expect(state.calls).toEqual([]);
-    expect(events.some((event) => event.event === "read_failed")).toBe(true);
+    expect(events.some((event) => event.event === "read_failed" && event.message.includes("list broke"))).toBe(true);
     state.failList = false;
     await server.sendToolListChanged();
     expect((await client.listTools()).tools.map((entry) => entry.name)).toEqual(["a"]);
