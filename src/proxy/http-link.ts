@@ -1,10 +1,23 @@
-/** The proxy's transport toward a remote server: the SDK's Streamable HTTP transport, falling back to its SSE transport the way `lock --url` does. */
+/**
+ * The proxy's transport toward a remote server: the SDK's Streamable HTTP transport, falling back to
+ * its SSE transport the way `lock --url` does, with messages sent in order, one at a time.
+ */
 
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializedNotification, isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { HttpTarget } from "../connect/target.js";
+
+/** Longest a send holds the next one back (a server in JSON mode answers a POST only when its result is ready). */
+const ORDER_HOLD_MS = 1000;
+/** Longest the link waits for the standalone GET stream to open after `initialized`. */
+const STANDALONE_WAIT_MS = 2000;
+
+/** Resolves after `ms`, without keeping the process alive. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
 
 /**
  * One link to a remote server. The client's initialize goes out over Streamable HTTP; a server
@@ -20,13 +33,31 @@ export class HttpLink implements Transport {
   private current: Transport;
   private switched = false;
   private readonly requestInit: RequestInit;
+  private readonly fetchImpl: FetchLike;
+  /** Where the next send starts: after the previous one was accepted (or held it back long enough). */
+  private order: Promise<void> = Promise.resolve();
+  /** The latest GET the transport started (its standalone stream), settled either way. */
+  private lastGet: Promise<void> | null = null;
 
   constructor(
     private readonly target: HttpTarget,
-    private readonly fetchImpl: FetchLike,
+    fetchImpl: FetchLike,
   ) {
     this.requestInit = { headers: Object.fromEntries(target.headers) };
-    this.current = this.wire(new StreamableHTTPClientTransport(target.url, { requestInit: this.requestInit, fetch: fetchImpl, redirectPolicy: "same-origin" }));
+    // Watch the GETs the transport makes: the standalone stream opens only after `initialized`.
+    this.fetchImpl = (input, init) => {
+      const response = fetchImpl(input, init);
+      if ((init?.method ?? "GET").toUpperCase() === "GET") {
+        this.lastGet = response.then(
+          () => undefined,
+          () => undefined,
+        );
+      }
+      return response;
+    };
+    this.current = this.wire(
+      new StreamableHTTPClientTransport(target.url, { requestInit: this.requestInit, fetch: this.fetchImpl, redirectPolicy: "same-origin" }),
+    );
   }
 
   private wire(transport: Transport): Transport {
@@ -42,7 +73,36 @@ export class HttpLink implements Transport {
     await this.current.start();
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  /**
+   * Send in order: each message goes out once the previous one was accepted by the server, and after
+   * `initialized` once the standalone GET stream is open. HTTP requests race each other otherwise: a
+   * call posted before `initialized`, or a server request (sampling, elicitation) sent on a stream that
+   * is not open yet and so lost. A slow send holds the next one back for ORDER_HOLD_MS at most.
+   */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const initialized = isInitializedNotification(message);
+    const sent = this.order.then(() => {
+      // Any GET seen from here on is the one the transport opens for this `initialized`.
+      if (initialized) this.lastGet = null;
+      return this.sendNow(message, options);
+    });
+    const settled = sent.then(
+      () => undefined,
+      () => undefined,
+    );
+    const ready = initialized ? settled.then(() => this.standaloneOpen()) : settled;
+    this.order = Promise.race([ready, pause(initialized ? STANDALONE_WAIT_MS : ORDER_HOLD_MS)]);
+    return sent;
+  }
+
+  /** After `initialized` was accepted: the GET the transport starts for it, once it has an answer (any status). */
+  private async standaloneOpen(): Promise<void> {
+    // The transport starts the GET a few microtasks after the POST resolves; a macrotask later it has.
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.lastGet;
+  }
+
+  private async sendNow(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     try {
       await this.current.send(message, options);
     } catch (error) {
