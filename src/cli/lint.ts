@@ -187,9 +187,15 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
     try {
       raw = session.snapshot;
       snapshot = target.secrets.length === 0 && expanded.length === 0 ? raw : probeModules.redact.redactSnapshot(raw, redactor);
-      // The gate reads the definitions exactly as served; the report shows the redacted copy.
-      const plan = probeModules.gate.planProbes({ fixtures, tools: raw.tools, env: process.env, errorProbes: probeFlags.errorProbes });
-      probes = await probeModules.runner.runProbes(plan, probeModules.runner.sdkProbeLink(session), { timeoutMs: probeFlags.probeTimeoutMs, redactor });
+      // The gate reads the definitions exactly as served; the report shows the redacted copy. A server
+      // that changes its list mid-run has its remaining probes judged again against the new one.
+      const gate = { fixtures, env: process.env, errorProbes: probeFlags.errorProbes };
+      const plan = probeModules.gate.planProbes({ ...gate, tools: raw.tools });
+      probes = await probeModules.runner.runProbes(plan, probeModules.runner.sdkProbeLink(session), {
+        timeoutMs: probeFlags.probeTimeoutMs,
+        redactor,
+        regate: (probe, tools) => probeModules.gate.regateProbe(probe, { ...gate, tools }),
+      });
     } finally {
       await session.close();
     }

@@ -73,7 +73,7 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
     await client.close().catch(() => undefined);
   };
   try {
-    const snapshot = await readSession(client, {
+    const reading = {
       where,
       timeoutMs: options.timeoutMs,
       clock,
@@ -81,10 +81,12 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
       commandSha256: targetSha256(target),
       failure,
       catalog: options.catalog === true,
-    });
+    } as const;
+    const snapshot = await readSession(client, reading);
     return {
       client,
       snapshot,
+      reread: () => readSession(client, reading),
       explain: (error, step) => failure(error, step, { ms: options.timeoutMs, byDeadline: false }),
       ended: () => null,
       close,

@@ -110,6 +110,8 @@ export interface OpenSession {
   client: Client;
   /** What the server served, read exactly as `readSession` reads it (not yet redacted). */
   snapshot: ServerSnapshot;
+  /** Read the whole list again the same way, within the same run deadline (after a list_changed). */
+  reread: () => Promise<ServerSnapshot>;
   /** One line on why a request failed (for a launched server, with the stderr lines that explain it); secrets redacted. */
   explain: (error: unknown, step: string) => string;
   /** How the server went away ("exited with code 3"), once it has; null while it runs, or over HTTP. */

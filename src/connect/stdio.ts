@@ -64,7 +64,7 @@ export async function openStdioSession(target: StdioTarget & Target, server: Lau
     } finally {
       hideProgress();
     }
-    const snapshot = await readSession(client, {
+    const reading = {
       where,
       timeoutMs: options.timeoutMs,
       clock,
@@ -72,10 +72,12 @@ export async function openStdioSession(target: StdioTarget & Target, server: Lau
       commandSha256: targetSha256(target),
       failure,
       catalog: options.catalog === true,
-    });
+    } as const;
+    const snapshot = await readSession(client, reading);
     return {
       client,
       snapshot,
+      reread: () => readSession(client, reading),
       explain: (error, step) => failure(error, step, { ms: options.timeoutMs, byDeadline: false }),
       ended: () => {
         const exit = transport.exit;

@@ -58,6 +58,27 @@ export function planProbes(input: GateInput): PlannedProbe[] {
   return plan;
 }
 
+/**
+ * The same probe judged again against a newer tool list (the server sent list_changed mid-run): a
+ * fixture goes through the whole gate again; an error probe runs only if its tool still says
+ * read-only and the same bad argument still applies to its new schema.
+ */
+export function regateProbe(probe: PlannedProbe, input: GateInput): PlannedProbe {
+  const index = indexTools(input.tools);
+  if (probe.origin === "fixture") {
+    const fixture = input.fixtures?.probes.find((candidate) => candidate.index === probe.order);
+    if (fixture === undefined) return { ...probe, action: "blocked", args: null, blocked: { code: "no_longer_applies" } };
+    return planFixture(fixture, input.fixtures?.dir ?? ".", index, input.env, probe.order);
+  }
+  const copies = index.copies(probe.tool);
+  const held = (blocked: BlockReason): PlannedProbe => ({ ...probe, toolIndex: index.firstIndex(probe.tool), action: "blocked", args: null, blocked });
+  if (copies.length === 0) return held({ code: "unknown_tool" });
+  if (!allReadOnly(copies)) return held({ code: "not_read_only" });
+  const same = errorProbesFor(copies[0] as JsonObject).find((candidate) => candidate.variant === probe.variant && candidate.param === probe.param);
+  if (same === undefined) return held({ code: "no_longer_applies" });
+  return { ...probe, toolIndex: index.firstIndex(probe.tool), args: same.args, argNames: Object.keys(same.args), argValues: stringsIn(same.args) };
+}
+
 function planFixture(
   fixture: ProbeFixture,
   dir: string,

@@ -1,10 +1,11 @@
 /**
  * The only module that calls tools: it sends the probes the safety gate cleared, one at a time and
- * in order, bounds each with the probe timeout (cancelling with `notifications/cancelled`), and
- * stops the server when it no longer answers.
+ * in order, bounds each with the probe timeout (cancelling with `notifications/cancelled`), judges
+ * what is left again when the server changes its tool list, and stops the server when it no longer
+ * answers.
  */
 
-import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Redactor } from "../connect/redact.js";
 import type { OpenSession } from "../connect/session.js";
 import type { JsonObject } from "../lock/snapshot.js";
@@ -28,6 +29,10 @@ export interface ProbeLink {
   ended(): string | null;
   /** End the session and the server (its whole process group, for a launched one). */
   stop(): Promise<void>;
+  /** True when the server announced notifications/tools/list_changed since the last read. */
+  listChanged(): boolean;
+  /** Read the whole tool list again (clears listChanged); rejects when it cannot be read whole. */
+  reread(): Promise<readonly JsonObject[]>;
 }
 
 /** Longest wait for the ping that tells a busy tool from a server that stopped answering. */
@@ -36,6 +41,10 @@ export const PING_TIMEOUT_MS = 5_000;
 /** Bind a link to an open SDK session. */
 export function sdkProbeLink(session: OpenSession): ProbeLink {
   let closed = false;
+  let changed = false;
+  session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changed = true;
+  });
   const previous = session.client.onclose;
   session.client.onclose = () => {
     closed = true;
@@ -79,6 +88,11 @@ export function sdkProbeLink(session: OpenSession): ProbeLink {
     },
     ended: () => session.ended() ?? (closed ? "closed the connection" : null),
     stop: () => session.close(),
+    listChanged: () => changed,
+    async reread() {
+      changed = false;
+      return (await session.reread()).tools;
+    },
   };
 }
 
@@ -90,6 +104,11 @@ export interface RunOptions {
   redactor: Redactor;
   /** Monotonic milliseconds; tests pass a fake clock. */
   now?: () => number;
+  /**
+   * The safety gate, bound to the run's fixtures and environment: judges a probe again against a
+   * newer tool list. Without it a list_changed stops the run's remaining probes (nothing unchecked is sent).
+   */
+  regate?: (probe: PlannedProbe, tools: readonly JsonObject[]) => PlannedProbe;
 }
 
 /**
@@ -101,9 +120,24 @@ export async function runProbes(plan: readonly PlannedProbe[], link: ProbeLink, 
   const now = options.now ?? (() => performance.now());
   const records: ProbeRecord[] = [];
   let stopped: ProbeNote | null = null;
-  for (const probe of plan) {
+  /** The latest list, once the server changed it during the run; every later probe is judged against it. */
+  let latest: readonly JsonObject[] | null = null;
+  for (const planned of plan) {
+    let probe = planned;
+    if (probe.action === "call" && stopped === null && link.listChanged()) {
+      // The gate cleared this plan against a list the server has since replaced: read the new one first.
+      try {
+        latest = await link.reread();
+        if (options.regate === undefined) stopped = { code: "list_changed" };
+      } catch (error) {
+        stopped = { code: "list_unreadable", detail: options.redactor.text(error instanceof Error ? error.message : String(error)) };
+      }
+    }
+    const regated = latest !== null && options.regate !== undefined && probe.action === "call";
+    if (regated && options.regate !== undefined && latest !== null) probe = options.regate(probe, latest);
     if (probe.action !== "call" || probe.args === null) {
-      records.push({ probe, status: probe.action === "skipped" ? "skipped" : "blocked", latencyMs: null, response: null, note: null });
+      const note: ProbeNote | null = regated ? { code: "list_changed" } : null;
+      records.push({ probe, status: probe.action === "skipped" ? "skipped" : "blocked", latencyMs: null, response: null, note });
       continue;
     }
     if (stopped !== null) {

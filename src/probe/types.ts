@@ -48,7 +48,8 @@ export type BlockReason =
   | { code: "not_read_only" }
   | { code: "missing_variable"; name: string }
   | { code: "invalid_arguments"; problems: ArgumentProblem[] }
-  | { code: "schema_unusable"; detail: string };
+  | { code: "schema_unusable"; detail: string }
+  | { code: "no_longer_applies" };
 
 /** A probe after the safety gate: called, or held back with the reason. */
 export interface PlannedProbe {
@@ -106,7 +107,11 @@ export type ProbeNote =
   | { code: "server_stopped"; after: string }
   | { code: "server_gone"; how: string }
   | { code: "timed_out"; seconds: number }
-  | { code: "call_failed"; detail: string };
+  | { code: "call_failed"; detail: string }
+  /** The server changed its tool list during the run; the probe was judged again against the new one. */
+  | { code: "list_changed" }
+  /** The server changed its tool list during the run and the new list could not be read. */
+  | { code: "list_unreadable"; detail: string };
 
 /** What one probe did. */
 export interface ProbeRecord {

@@ -69,6 +69,8 @@ export function blockText(reason: BlockReason): string {
       return `arguments do not match the tool's input schema: ${reason.problems.map(problemText).join("; ")}; add "expect_error": true if the call is meant to fail`;
     case "schema_unusable":
       return `arguments cannot be checked, so the probe is not sent: ${capDisplay(neutralize(reason.detail), 200)}`;
+    case "no_longer_applies":
+      return "the tool's new definition no longer fits this probe, so it was not sent";
   }
 }
 
@@ -83,12 +85,19 @@ export function noteText(note: ProbeNote): string {
       return `the server ${neutralize(note.how)} before this probe`;
     case "call_failed":
       return `the call failed: ${capDisplay(neutralize(note.detail), 300)}`;
+    case "list_changed":
+      return "the server changed its tool list during the run, so this probe was judged again against the new list";
+    case "list_unreadable":
+      return `the server changed its tool list during the run and the new list could not be read, so nothing more was called: ${capDisplay(neutralize(note.detail), 300)}`;
   }
 }
 
 /** The second line under a table row, or null when the row says it all. */
 export function reasonLine(record: ProbeRecord): string | null {
-  if (record.probe.blocked !== null) return blockText(record.probe.blocked);
+  if (record.probe.blocked !== null) {
+    const changed = record.note?.code === "list_changed" ? " (after the server changed its tool list during the run)" : "";
+    return `${blockText(record.probe.blocked)}${changed}`;
+  }
   if (record.note !== null) return noteText(record.note);
   return null;
 }

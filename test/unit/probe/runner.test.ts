@@ -3,22 +3,34 @@
 import { describe, expect, it } from "vitest";
 import { makeRedactor } from "../../../src/connect/redact.js";
 import { type CallOutcome, type ProbeLink, runProbes } from "../../../src/probe/runner.js";
+import type { JsonObject } from "../../../src/lock/snapshot.js";
+import { regateProbe } from "../../../src/probe/gate.js";
 import { planned } from "./helpers.js";
 
-function fakeLink(answers: Record<string, CallOutcome>, options: { pingAnswers?: boolean; endsAfter?: string } = {}) {
+function fakeLink(
+  answers: Record<string, CallOutcome>,
+  options: { pingAnswers?: boolean; endsAfter?: string; changesAfter?: string; reread?: () => Promise<JsonObject[]> } = {},
+) {
   const sent: string[] = [];
+  let changed = false;
   let stopped = false;
   let ended: string | null = null;
   const link: ProbeLink = {
     call: async (name) => {
       sent.push(name);
       if (options.endsAfter === name) ended = "exited with code 3";
+      if (options.changesAfter === name) changed = true;
       return answers[name] ?? { kind: "result", result: { content: [{ type: "text", text: `ok ${name}` }] } };
     },
     ping: async () => options.pingAnswers ?? true,
     ended: () => ended,
     stop: async () => {
       stopped = true;
+    },
+    listChanged: () => changed,
+    reread: async () => {
+      changed = false;
+      return (await options.reread?.()) ?? [];
     },
   };
   return { link, sent, stopped: () => stopped };
@@ -84,6 +96,45 @@ describe("runProbes", () => {
       ["failed", { code: "call_failed", detail: "the connection closed" }],
       ["not_run", { code: "server_gone", how: "exited with code 3" }],
     ]);
+  });
+
+  it("after list_changed, judges the probes left against the new list: a tool re-announced as not read-only is not called again", async () => {
+    const fixtures = {
+      dir: "/",
+      probes: ["first", "again", "other"].map((label, index) => ({
+        index,
+        tool: label === "other" ? "b" : "a",
+        label,
+        args: {},
+        expectError: false,
+        allowDestructive: false,
+        skip: false,
+      })),
+    };
+    const readOnly = (name: string, hint: unknown): JsonObject => ({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: hint } });
+    const { link, sent } = fakeLink({}, { changesAfter: "a", reread: async () => [readOnly("a", false), readOnly("b", true)] });
+    const plan = ["first", "again", "other"].map((label, order) => planned(label === "other" ? "b" : "a", { order, label }));
+    const records = await runProbes(plan, link, {
+      ...opts,
+      regate: (probe, tools) => regateProbe(probe, { fixtures, tools, env: {}, errorProbes: false }),
+    });
+    expect(sent).toEqual(["a", "b"]);
+    expect(records.map((record) => [record.status, record.probe.blocked, record.note])).toEqual([
+      ["ok", null, null],
+      ["blocked", { code: "not_read_only" }, { code: "list_changed" }],
+      ["ok", null, null],
+    ]);
+  });
+
+  it("stops calling when the new list cannot be read, or when no gate is bound to judge it", async () => {
+    const unreadable = fakeLink({}, { changesAfter: "a", reread: () => Promise.reject(new Error("tools/list failed")) });
+    const records = await runProbes([planned("a"), planned("b")], unreadable.link, { ...opts, regate: (probe) => probe });
+    expect(unreadable.sent).toEqual(["a"]);
+    expect(records[1]).toMatchObject({ status: "not_run", note: { code: "list_unreadable", detail: "tools/list failed" } });
+    const ungated = fakeLink({}, { changesAfter: "a" });
+    const plain = await runProbes([planned("a"), planned("b")], ungated.link, opts);
+    expect(ungated.sent).toEqual(["a"]);
+    expect(plain[1]).toMatchObject({ status: "not_run", note: { code: "list_changed" } });
   });
 
   it("redacts secrets in what it keeps, before any preview is cut", async () => {
