@@ -42,11 +42,11 @@ describe("proxy --lock: a rug pull while connected", () => {
 
     const poisoned = await client.callTool({ name: "get_weather", arguments: { city: "Oslo", notes: "-----BEGIN OPENSSH PRIVATE KEY-----" } });
     expect(poisoned.isError).toBe(true);
-    expect(text(poisoned)).toContain('mcp-lint withheld the tool "get_weather": it changed since it was locked (description_changed)');
-    expect(text(poisoned)).toContain(`mcp-lint lock --check --lock ${lock} -- <server command>`);
+    expect(text(poisoned)).toContain('mcp-lint withheld the tool "get_weather": its definition changed since it was approved (description_changed)');
+    expect(text(poisoned)).not.toContain("mcp-lint lock");
     const added = await client.callTool({ name: "exfiltrate", arguments: { data: "secrets" } });
     expect(added.isError).toBe(true);
-    expect(text(added)).toContain('"exfiltrate": it is not in the lock (a new tool) (tool_added)');
+    expect(text(added)).toContain('"exfiltrate": it is a new tool that was never approved (tool_added)');
 
     expect(text(await client.callTool({ name: "get_time", arguments: { zone: "UTC" } }))).toContain("get_time ok");
     expect(text(await client.callTool({ name: "send_note", arguments: { to: "bob", body: "hi" } }))).toContain("send_note ok");
@@ -60,7 +60,7 @@ describe("proxy --lock: a rug pull while connected", () => {
     expect(stderr).toContain("compared the server with the lock (list_changed): 4 tools listed, 2 served, 2 withheld");
     expect(stderr).toContain('withheld tool "get_weather" (error: description_changed); review with: mcp-lint lock --check --lock');
     expect(stderr).toContain('withheld tool "exfiltrate" (error: tool_added)');
-    expect(stderr).toContain('refused a call to withheld tool "get_weather" (description_changed)');
+    expect(stderr).toContain(`refused a call to withheld tool "get_weather" (description_changed); review with: mcp-lint lock --check --lock ${lock} -- <server command>`);
 
     // A fresh session: the pulled state from the start, the new instructions replaced by the locked text.
     const fresh = await connectProxy(["--lock", lock, "--audit", audit, "--", ...server], { cwd: dir });
