@@ -356,7 +356,7 @@ export class ProxySession {
       }
       this.pending.delete(id);
       this.finished.set(id, "already_answered");
-      this.answered(pending, message);
+      this.answered(pending, id, message);
       return;
     }
     if (isJSONRPCNotification(message)) {
@@ -384,8 +384,15 @@ export class ProxySession {
     if (logDrop(this.drops)) this.options.report({ event: "response_dropped", from, id: idText(id), why, total: this.drops });
   }
 
-  private answered(pending: Pending, message: JSONRPCMessage): void {
+  private answered(pending: Pending, id: RequestId, message: JSONRPCMessage): void {
     if (!isJSONRPCResultResponse(message)) {
+      if (pending.method === "initialize" && this.options.guard !== null) {
+        // Under the guard the initialize answer is the proxy's own, an error too: the server's text stays in the log.
+        const error = (message as { error?: { message?: unknown } }).error;
+        const text = typeof error?.message === "string" ? error.message : "no message";
+        this.failInitialize(id, new Error(`the server answered initialize with an error: ${text}`));
+        return;
+      }
       if (pending.method === "initialize") {
         void this.toClient(message).then(() => this.ready());
         return;
@@ -399,7 +406,7 @@ export class ProxySession {
       if (this.options.guard === null) {
         void this.toClient(message).then(() => this.ready());
       } else {
-        void this.initializeGuarded(message.id, result);
+        void this.initializeGuarded(id, result);
       }
       return;
     }

@@ -251,6 +251,35 @@ describe("proxy firewall", () => {
     expect(proxyToServer).toBeDefined();
   });
 
+  it("under a lock, a server's error answer to initialize reaches the client as the proxy's own words, never the server's", async () => {
+    const [serverSide, proxyToServer] = InMemoryTransport.createLinkedPair();
+    const [clientSide, proxyToClient] = InMemoryTransport.createLinkedPair();
+    serverSide.onmessage = (message) => {
+      if (isJSONRPCRequest(message)) void serverSide.send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: POISON } });
+    };
+    const events: ProxyEvent[] = [];
+    const session = new ProxySession({
+      client: proxyToClient,
+      server: proxyToServer,
+      guard: guardFor(honestSnapshot),
+      fixes: NO_FIXES,
+      report: (event) => events.push(event),
+      version: "0",
+    });
+    sessions.push(session);
+    await serverSide.start();
+    await session.start();
+    const client = new Client({ name: "c", version: "1" }, { capabilities: {} });
+    const failed = await client.connect(clientSide).then(
+      () => "connected",
+      (error: unknown) => String(error),
+    );
+    expect(failed).toContain("the server could not be compared with the lock, so nothing is served");
+    expect(failed).not.toContain("id_rsa");
+    const end = await session.ended;
+    expect(end.by === "failed" && end.error.message).toContain(POISON);
+  });
+
   it("a second initialize from the client is refused, never forwarded", async () => {
     const { client, server } = await connect(true);
     const clientTransport = (client as unknown as { transport: InMemoryTransport }).transport;
