@@ -133,10 +133,11 @@ describe("a server that is slow to start", () => {
 
   it("a start-up longer than --timeout: one line naming initialize and --timeout, quoting its stderr", async () => {
     const dir = tempDir();
-    const result = await runCli(["lock", "--timeout", "1", "--", node, fixture("slow-start.mjs"), "4000"], { cwd: dir });
+    // 3 s: under load the server needs a while to print its first line, which the error must quote.
+    const result = await runCli(["lock", "--timeout", "3", "--", node, fixture("slow-start.mjs"), "10000"], { cwd: dir });
     expect(result.code).toBe(2);
     const line = expectOneLineError(result.stderr);
-    expect(line).toMatch(/no answer to initialize within 1 s/);
+    expect(line).toMatch(/no answer to initialize within 3 s/);
     expect(line).toMatch(/--startup-timeout/);
     expect(line).toContain("slow-start: fetching packages...");
   });

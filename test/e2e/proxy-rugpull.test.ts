@@ -60,7 +60,9 @@ describe("proxy --lock: a rug pull while connected", () => {
     expect(stderr).toContain("compared the server with the lock (list_changed): 4 tools listed, 2 served, 2 withheld");
     expect(stderr).toContain('withheld tool "get_weather" (error: description_changed); review with: mcp-lint lock --check --lock');
     expect(stderr).toContain('withheld tool "exfiltrate" (error: tool_added)');
-    expect(stderr).toContain(`refused a call to withheld tool "get_weather" (description_changed); review with: mcp-lint lock --check --lock ${lock} -- <server command>`);
+    expect(stderr).toContain(
+      `refused a call to withheld tool "get_weather" (description_changed); review with: mcp-lint lock --check --lock ${lock} -- <server command>`,
+    );
 
     // A fresh session: the pulled state from the start, the new instructions replaced by the locked text.
     const fresh = await connectProxy(["--lock", lock, "--audit", audit, "--", ...server], { cwd: dir });

@@ -9,8 +9,6 @@ import { mayNameKnownBad } from "../../../src/install/prefilter.js";
 import { hasVariable, safeDisplay } from "../../../src/install/tokens.js";
 
 const knownBad = loadKnownBad();
-// Generous: each case takes well under a second on a busy two-core machine.
-const BOUND_MS = 2000;
 
 const SIZES = [200 * 1024, 2 * 1024 * 1024] as const;
 
@@ -22,6 +20,25 @@ function timed<T>(run: () => T): { value: T; ms: number } {
   const start = performance.now();
   const value = run();
   return { value, ms: performance.now() - start };
+}
+
+/** The fastest of three runs, in ms: a busy machine only ever makes a run slower. */
+function fastest(run: () => unknown): number {
+  return Math.min(timed(run).ms, timed(run).ms, timed(run).ms);
+}
+
+/**
+ * No wall-clock limit (a loaded machine must pass): the same work on a ten times larger input takes
+ * about ten times as long when it is linear and about a hundred times when it is quadratic, so 40
+ * tells them apart with room for noise. Tiny times are floored at 2 ms, where timer noise dominates.
+ */
+function expectLinear(label: string, run: (size: number) => unknown, small: number): void {
+  const base = Math.max(
+    2,
+    fastest(() => run(small)),
+  );
+  const large = fastest(() => run(small * 10));
+  expect(large, `${label}: ${base.toFixed(1)} ms at ${small}, ${large.toFixed(1)} ms at ten times that`).toBeLessThan(40 * base);
 }
 
 // The shapes that were quadratic: a URL scheme retried from every letter, `${` rescanning to the
@@ -44,18 +61,11 @@ function shapesFor(size: number): readonly [string, string][] {
 
 describe("check-config with a 200 KB or 2 MB argument", () => {
   for (const size of SIZES) {
-    it(`${size / 1024} KB: each shape is read, linted and reported fast, with the right findings`, () => {
+    it(`${size / 1024} KB: each shape is read, linted and reported, with the right findings`, () => {
       for (const [shape, unit] of shapesFor(size)) {
         const big = repeat(unit, size);
         const text = JSON.stringify({ mcpServers: { big: { command: "npx", args: ["-y", "some-server@1.2.3", "--data", big] } } });
-        const { value: output, ms } = timed(() => {
-          const document = readConfigText(text, "/p/.cursor/mcp.json");
-          const files = [
-            { file: "/p/.cursor/mcp.json", document, servers: document.servers.map((server) => ({ server, findings: lintServer(server, knownBad) })) },
-          ];
-          return { findings: files[0]?.servers[0]?.findings, terminal: renderConfigReport(files, "info"), json: JSON.stringify(configJsonReport(files)) };
-        });
-        expect(ms, `${shape}: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
+        const output = checkConfig(text);
         // A pinned package with a long argument: nothing to report, and nothing long printed.
         expect(output.findings, shape).toEqual([]);
         expect(output.terminal.length).toBeLessThan(1000);
@@ -66,8 +76,7 @@ describe("check-config with a 200 KB or 2 MB argument", () => {
     it(`${size / 1024} KB: the long argument is the package, or names a known-bad one`, () => {
       for (const [shape, unit] of shapesFor(size)) {
         const big = repeat(unit, size);
-        const { value: findings, ms } = timed(() => lintLaunch(["npx", "-y", big], knownBad));
-        expect(ms, `${shape} as a package: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
+        const findings = lintLaunch(["npx", "-y", big], knownBad);
         // Far longer than any package name: reported as not checked, shown capped.
         expect(
           findings.map((finding) => [finding.kind, finding.args.reason]),
@@ -77,26 +86,41 @@ describe("check-config with a 200 KB or 2 MB argument", () => {
       }
       // Inline code that runs a known-bad package, behind a megabyte of padding: still refused.
       const padded = `${repeat("x ", size)}require('child_process').execSync('npx -y postmark-mcp')`;
-      const { value: refusal, ms } = timed(() => knownBadLaunch(["node", "-e", padded], knownBad));
-      expect(ms).toBeLessThan(BOUND_MS);
-      expect(refusal?.kind).toBe("known_bad");
-      expect(timed(() => mayNameKnownBad(["node", "-e", padded])).value).toBe(true);
+      expect(knownBadLaunch(["node", "-e", padded], knownBad)?.kind).toBe("known_bad");
+      expect(mayNameKnownBad(["node", "-e", padded])).toBe(true);
     });
 
-    it(`${size / 1024} KB: display and variable checks take linear time`, () => {
-      const url = repeat("https://user:secret@host/", size);
-      const { value: shown, ms } = timed(() => safeDisplay(url));
-      expect(ms).toBeLessThan(BOUND_MS);
+    it(`${size / 1024} KB: display and variable checks are right`, () => {
+      const shown = safeDisplay(repeat("https://user:secret@host/", size));
       expect(shown.startsWith("https://***@host/https://***@host/")).toBe(true);
       expect(shown).not.toContain("secret");
       expect(shown).toMatch(/more characters\)$/);
-      const variable = timed(() => hasVariable(repeat("${", size)));
-      expect(variable.ms).toBeLessThan(BOUND_MS);
-      expect(variable.value).toBe(false);
+      expect(hasVariable(repeat("${", size))).toBe(false);
       expect(hasVariable(`${repeat("${", size)}}`)).toBe(true);
     });
   }
+
+  it("every shape takes linear time: ten times the argument, about ten times the work", () => {
+    for (const [shape, unit] of SHAPES) {
+      const config = (size: number) =>
+        JSON.stringify({ mcpServers: { big: { command: "npx", args: ["-y", "some-server@1.2.3", "--data", repeat(unit, size)] } } });
+      expectLinear(`${shape} in a config`, (size) => checkConfig(config(size)), 20 * 1024);
+      expectLinear(`${shape} as a package`, (size) => lintLaunch(["npx", "-y", repeat(unit, size)], knownBad), 20 * 1024);
+    }
+    const padded = (size: number) => `${repeat("x ", size)}require('child_process').execSync('npx -y postmark-mcp')`;
+    expectLinear("padded inline code", (size) => knownBadLaunch(["node", "-e", padded(size)], knownBad), 20 * 1024);
+    expectLinear("prefilter", (size) => mayNameKnownBad(["node", "-e", padded(size)]), 20 * 1024);
+    expectLinear("URL display", (size) => safeDisplay(repeat("https://user:secret@host/", size)), 20 * 1024);
+    expectLinear("variable check", (size) => hasVariable(repeat("${", size)), 20 * 1024);
+  });
 });
+
+/** What check-config does with one config text: read, lint, and both reports. */
+function checkConfig(text: string) {
+  const document = readConfigText(text, "/p/.cursor/mcp.json");
+  const files = [{ file: "/p/.cursor/mcp.json", document, servers: document.servers.map((server) => ({ server, findings: lintServer(server, knownBad) })) }];
+  return { findings: files[0]?.servers[0]?.findings, terminal: renderConfigReport(files, "info"), json: JSON.stringify(configJsonReport(files)) };
+}
 
 // Each server's line was found by scanning its container again (findLast), so 100,000 servers
 // took 483 s; the container is now indexed once. Duplicate keys still resolve to the last one.
@@ -114,14 +138,21 @@ describe("a config with 50,000 servers", () => {
     ["JSON", json, "/p/.cursor/mcp.json", 6, 3],
     ["YAML", yaml, "/p/config.yaml", 2, 2],
   ] as const) {
-    it(`${name}: every server gets its own line, in well under a minute`, () => {
-      const { value, ms } = timed(() => readConfigText(text, path));
-      expect(ms).toBeLessThan(30_000);
+    it(`${name}: every server gets its own line`, () => {
+      const value = readConfigText(text, path);
       expect(value.servers).toHaveLength(count);
       const last = value.servers[count - 1];
       expect(last?.line).toBe(firstLine + (count - 1) * linesPerServer);
     });
   }
+
+  it("finding each server's line grows linearly with the number of servers", () => {
+    const jsonOf = (n: number) =>
+      JSON.stringify({ mcpServers: Object.fromEntries(Array.from({ length: n }, (_, index) => [`s${index}`, { command: "node" }])) }, null, 1);
+    const yamlOf = (n: number) => `mcpServers:\n${Array.from({ length: n }, (_, index) => `  s${index}:\n    command: node\n`).join("")}`;
+    expectLinear("JSON servers", (n) => readConfigText(jsonOf(n), "/p/.cursor/mcp.json"), 1_000);
+    expectLinear("YAML servers", (n) => readConfigText(yamlOf(n), "/p/config.yaml"), 1_000);
+  });
 
   it("a repeated key resolves to its last copy, in JSON and YAML", () => {
     const jsonText = '{"mcpServers": {\n"a": {"command": "x"},\n"a": {"command": "y"}\n}}';
