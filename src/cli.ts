@@ -304,7 +304,10 @@ function sourceOptions<T extends ReturnType<ReturnType<typeof cac>["command"]>>(
     .option("--url <url>", "Connect to a Streamable HTTP endpoint (SSE fallback) instead of launching a command")
     .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
     .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
-    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)") as T;
+    .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .option("--no-pid-namespace", "Start a launched server without a PID namespace of its own (Linux), for a server that must see or signal other processes", {
+      default: "a namespace where available",
+    }) as T;
 }
 
 /** Those options' values, checked for shape, and the server command after `--`. */
@@ -317,6 +320,8 @@ function sourceValues(options: Record<string, unknown>) {
     headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
     headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
     knownBad: single(options.knownBad, "--known-bad"),
+    // cac reads --no-pid-namespace as pidNamespace: false; it is true (or the help's default text) otherwise.
+    ...(options.pidNamespace === false ? { pidNamespace: false } : {}),
   };
 }
 

@@ -16,7 +16,12 @@ import type { LockJob } from "./lock-jobs.js";
  * entries aside), each resolved into a target with its command, args and env (or URL and
  * headers) and placeholders filled from the environment.
  */
-export async function configJobs(file: string, only: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<LockJob[]> {
+export async function configJobs(
+  file: string,
+  only: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  launchOptions: { pidNamespace?: boolean } = {},
+): Promise<LockJob[]> {
   const text = await readRequiredText(file, "config file");
   const document = readConfigText(text, file);
   const parsed = parseConfigText(text, file).value;
@@ -40,7 +45,7 @@ export async function configJobs(file: string, only: readonly string[], env: Rea
     const where = `${neutralize(file)}: ${label}`;
     if (server.problem !== null) throw new UsageError(`${where}: the entry cannot be read (${server.problem.reason.replaceAll("_", " ")})`);
     const launch = entryLaunch(server, rawEntry(parsed, server), { env, workspaceFolder }, where);
-    const target = resolveConfigTarget(launch, env, where);
+    const target = resolveConfigTarget(launch, env, where, launchOptions);
     return { key: server.name, label, target, launch: launch.argv ?? [] };
   });
 }

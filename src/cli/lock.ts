@@ -89,7 +89,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const jobs: LockJob[] =
     config === null
       ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
-      : await (await import("./lock-config.js")).configJobs(config, servers, process.env);
+      : await (await import("./lock-config.js")).configJobs(config, servers, process.env, flags.pidNamespace === false ? { pidNamespace: false } : {});
   const live = jobs.some((job) => job.target !== null);
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
   // the verdict depends on is loaded before any starts. A known-bad launch is refused first of all.

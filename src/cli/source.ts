@@ -38,6 +38,8 @@ export interface SourceFlags {
   deadlineMs: number;
   knownBad: string | null;
   version: string;
+  /** False for --no-pid-namespace: a launched server starts without a PID namespace. */
+  pidNamespace?: boolean;
 }
 
 /**
@@ -59,7 +61,17 @@ export function resolveSource(flags: SourceFlags, example: string, options: { fr
     throw new UsageError("--pass-env, --header and --header-env apply to a live server, not to --from");
   }
   return live
-    ? resolveTarget({ command: flags.command, url: flags.url, headers: flags.headers, headerEnv: flags.headerEnv, passEnv: flags.passEnv }, process.env)
+    ? resolveTarget(
+        {
+          command: flags.command,
+          url: flags.url,
+          headers: flags.headers,
+          headerEnv: flags.headerEnv,
+          passEnv: flags.passEnv,
+          ...(flags.pidNamespace === false ? { pidNamespace: false } : {}),
+        },
+        process.env,
+      )
     : null;
 }
 

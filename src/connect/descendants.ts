@@ -131,3 +131,34 @@ export function signalTracked(tracked: Tracked, signal: NodeJS.Signals): void {
     }
   }
 }
+
+/** Direct children of a running process (empty off Linux or once it is gone). */
+export function childrenOfPid(pid: number): number[] {
+  if (!linux) return [];
+  return childrenOf(pid) ?? scanAll().get(pid) ?? [];
+}
+
+/** SIGTERM's bit in the signal masks of /proc/<pid>/status. */
+const TERM_BIT = 1n << 14n;
+
+/**
+ * Whether SIGTERM would take its default action on a process: neither caught nor ignored. A
+ * namespace's pid 1 never gets that action (the kernel drops the signal), so the caller ends it
+ * instead. Null when the status cannot be read.
+ */
+export function termIsDefault(pid: number): boolean | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return null;
+  }
+  const mask = (name: string) => {
+    const hex = new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(text)?.[1];
+    return hex === undefined ? null : BigInt(`0x${hex}`);
+  };
+  const caught = mask("SigCgt");
+  const ignored = mask("SigIgn");
+  if (caught === null || ignored === null) return null;
+  return ((caught | ignored) & TERM_BIT) === 0n;
+}

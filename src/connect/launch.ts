@@ -1,4 +1,4 @@
-/** Start a stdio server as early as possible: only the SDK's environment rules and a process group. */
+/** Start a stdio server as early as possible: only the SDK's environment rules, and a PID namespace or a process group. */
 
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ProcessGroupTransport } from "./process-group.js";
@@ -17,15 +17,20 @@ export interface LaunchedServer {
 }
 
 /**
- * Spawn the server in its own process group with the SDK's minimal safe environment (PATH, HOME,
- * ...) plus only what --pass-env named and the certificate-path variables that are set (see
- * target.ts). Resolves once the process runs (or rejects if it cannot start); the SDK client
- * attaches afterwards, while the server is still booting.
+ * Spawn the server in a PID namespace of its own where the machine allows one (else in its own
+ * process group, with one warning per run unless the target opted out) with the SDK's minimal safe
+ * environment (PATH, HOME, ...) plus only what --pass-env named and the certificate-path variables
+ * that are set (see target.ts). Resolves once the process runs (or rejects if it cannot start);
+ * the SDK client attaches afterwards, while the server is still booting.
  */
 export function launchStdioServer(
   target: StdioTarget,
   /** Also called with each stderr chunk (the proxy passes the server's log on, neutralized). */
   onStderr?: (chunk: string) => void,
+  /** Where the warning of a launch without a namespace goes. */
+  warn: (line: string) => void = (line) => {
+    if (!process.stderr.destroyed) process.stderr.write(line);
+  },
 ): { server: LaunchedServer; running: Promise<void> } {
   let tail = "";
   const transport = new ProcessGroupTransport({
@@ -33,6 +38,8 @@ export function launchStdioServer(
     args: target.args,
     env: { ...getDefaultEnvironment(), ...target.env },
     maxMessageBytes: MAX_MESSAGE_BYTES,
+    pidNamespace: target.pidNamespace !== false,
+    warn,
     onStderr: (chunk) => {
       tail = (tail + chunk).slice(-STDERR_KEEP);
       onStderr?.(chunk);

@@ -1,10 +1,11 @@
-/** A stdio transport for the SDK client that starts the server in its own process group and ends the group and every descendant. */
+/** A stdio transport for the SDK client that starts the server in a PID namespace (Linux) or its own process group, and ends all of it. */
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { aliveTracked, signalTracked, type Tracked, trackDescendants } from "./descendants.js";
+import { type Containment, containmentFor, findCommand, warnOnce } from "./containment.js";
+import { aliveTracked, childrenOfPid, signalTracked, type Tracked, termIsDefault, trackDescendants } from "./descendants.js";
 import { JsonLineReader } from "./lines.js";
 import { clearProgress } from "./progress.js";
 
@@ -19,7 +20,20 @@ export interface GroupTransportOptions {
   onStderr: (chunk: string) => void;
   /** Called once the process is running, before the handshake. */
   onSpawn?: () => void;
+  /** Start it in a PID namespace where this machine allows one (false: --no-pid-namespace). */
+  pidNamespace: boolean;
+  /** Where the one warning of a run without a namespace goes. */
+  warn: (line: string) => void;
 }
+
+/** With --no-pid-namespace: the process group and the /proc walk, by choice, so no warning. */
+const OPTED_OUT: Containment = { kind: "group", warning: null };
+
+/**
+ * What util-linux 2.38's unshare prints, as its last words, when the server it holds is killed by
+ * SIGKILL from outside: it then exits 1 instead of dying by the same signal (later releases do).
+ */
+const UNSHARE_SIGKILL_LINE = "unshare: sigprocmask unblock failed: Invalid argument\n";
 
 /** Every server still running, with the descendants seen so far (they may have left its group). */
 const live = new Map<ChildProcess, Tracked>();
@@ -109,12 +123,16 @@ export class ProcessGroupTransport implements Transport {
   private readonly tracked: Tracked = new Map();
   private tracker: NodeJS.Timeout | undefined;
   private exitInfo: ExitInfo | null = null;
+  /** Whether the server runs in a PID namespace (behind unshare, as its pid 1). */
+  private namespaced = false;
+  /** The end of stderr held back while it may be unshare's own last line. */
+  private heldStderr = "";
 
   constructor(private readonly options: GroupTransportOptions) {
     this.reader = new JsonLineReader(options.maxMessageBytes);
   }
 
-  /** Process id of the server (the group leader), once started. */
+  /** Process id of what was started (the server, or the launcher holding its namespace), the group leader. */
   get pid(): number | undefined {
     return this.child?.pid;
   }
@@ -172,10 +190,36 @@ export class ProcessGroupTransport implements Transport {
     void this.close();
   }
 
-  private spawnServer(): Promise<void> {
+  private async spawnServer(): Promise<void> {
     installExitHandlers();
+    const containment = this.options.pidNamespace ? await containmentFor(this.options.env.PATH) : OPTED_OUT;
+    // Closed while the probe ran: nothing may start after close.
+    if (this.closing !== undefined) throw new Error("the transport was closed before the server started");
+    let argv = [this.options.command, ...this.options.args];
+    if (containment.kind === "namespace") {
+      // unshare starts (so the spawn succeeds) even when the command cannot; find it first, as
+      // execvp will, so a missing or non-executable command is reported as without unshare.
+      const found = findCommand(this.options.command, this.options.env.PATH);
+      if ("code" in found) {
+        const error = Object.assign(new Error(`spawn ${this.options.command} ${found.code}`), {
+          code: found.code,
+          syscall: "spawn",
+          path: this.options.command,
+        });
+        this.onerror?.(error);
+        throw error;
+      }
+      argv = [...containment.launcher, ...argv];
+      this.namespaced = true;
+    } else {
+      warnOnce(containment, this.options.warn);
+    }
+    return this.spawnProcess(argv[0] as string, argv.slice(1));
+  }
+
+  private spawnProcess(command: string, args: string[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, this.options.args, {
+      const child = spawn(command, args, {
         env: this.options.env,
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
@@ -197,16 +241,19 @@ export class ProcessGroupTransport implements Transport {
       child.on("spawn", () => {
         resolve();
         this.options.onSpawn?.();
-        if (process.platform === "linux") {
+        if (process.platform === "linux" && !this.namespaced) {
           // Remember descendants while their parents live: one started in a new session and then
-          // orphaned is still ended at close.
+          // orphaned is still ended at close. (In a namespace every process stays below its pid 1.)
           this.tracker = setInterval(() => {
             if (!this.closed) trackDescendants(roots(child, this.tracked), this.tracked);
           }, TRACK_EVERY_MS);
           this.tracker.unref();
         }
       });
-      child.on("close", () => this.reportClose());
+      child.on("close", () => {
+        this.flushStderr();
+        this.reportClose();
+      });
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.stdout?.on("data", (chunk: Buffer) => {
         if (this.closed) return;
@@ -217,8 +264,30 @@ export class ProcessGroupTransport implements Transport {
           this.fail(error instanceof Error ? error : new Error(String(error)));
         }
       });
-      child.stderr?.on("data", (chunk: Buffer) => this.options.onStderr(chunk.toString("utf8")));
+      child.stderr?.on("data", (chunk: Buffer) => this.stderr(chunk.toString("utf8")));
     });
+  }
+
+  /** Pass stderr on, holding back in a namespace what may turn out to be unshare's last line. */
+  private stderr(chunk: string): void {
+    if (!this.namespaced) {
+      this.options.onStderr(chunk);
+      return;
+    }
+    const text = this.heldStderr + chunk;
+    const lastLine = text.lastIndexOf("\n", text.length - 2) + 1;
+    const tail = text.slice(lastLine);
+    this.heldStderr = tail !== "" && UNSHARE_SIGKILL_LINE.startsWith(tail) ? tail : "";
+    const passed = text.slice(0, text.length - this.heldStderr.length);
+    if (passed !== "") this.options.onStderr(passed);
+  }
+
+  /** Once every stream is closed: unshare's line after exit code 1 means the server was killed by SIGKILL. */
+  private flushStderr(): void {
+    const held = this.heldStderr;
+    this.heldStderr = "";
+    if (held === UNSHARE_SIGKILL_LINE && this.exitInfo?.code === 1) this.exitInfo = { code: null, signal: "SIGKILL" };
+    else if (held !== "") this.options.onStderr(held);
   }
 
   private exited: Promise<void> = Promise.resolve();
@@ -267,16 +336,30 @@ export class ProcessGroupTransport implements Transport {
     await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)))]);
     clearTimeout(timer);
     walk();
-    const running = () => groupAlive(child) || aliveTracked(tracked).length > 0;
+    // In a namespace every process is a tracked descendant of the launcher. A zombie is not
+    // running, but kill(-group, 0) finds it until it is reaped, and a container's pid 1 may reap
+    // the namespace's orphaned pid 1 late or never.
+    const running = this.namespaced
+      ? () => (child.exitCode === null && child.signalCode === null) || aliveTracked(tracked).length > 0
+      : () => groupAlive(child) || aliveTracked(tracked).length > 0;
     if (running()) {
       killGroup(child, "SIGTERM");
       signalTracked(tracked, "SIGTERM");
-      await waitFor(() => !running(), 1000);
+      // The server as a namespace's pid 1 is spared a signal it has no handler for (a plain node
+      // server's handler resets itself and raises TERM again, which is dropped). Where TERM's
+      // default would have ended it, it is killed as soon as the rest of its tree has had its TERM
+      // and gone, so close takes no longer than without the namespace.
+      const init = this.namespaced && child.pid !== undefined ? (childrenOfPid(child.pid)[0] ?? null) : null;
+      const spared = () => init !== null && termIsDefault(init) === true && aliveTracked(tracked).every((pid) => pid === init);
+      await waitFor(() => !running() || spared(), 1000);
     }
     if (running()) {
       walk();
       killGroup(child, "SIGKILL");
       signalTracked(tracked, "SIGKILL");
+      // The kernel ends what is left of the namespace with its pid 1: wait for that, so nothing of
+      // the server runs once close returns.
+      if (this.namespaced) await waitFor(() => !running(), 2000);
     }
     live.delete(child);
   }

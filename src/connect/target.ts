@@ -17,6 +17,8 @@ export interface StdioTarget {
   unset: string[];
   /** Proxy variables set in this environment but not passed, named when a start-up fails. */
   proxyNotPassed: string[];
+  /** False to start it without a PID namespace (--no-pid-namespace); one is used where available otherwise. */
+  pidNamespace?: boolean;
 }
 
 /** A remote server over Streamable HTTP (or the older SSE transport as a fallback). */
@@ -37,6 +39,8 @@ export interface ConnectionFlags {
   headers: string[];
   headerEnv: string[];
   passEnv: string[];
+  /** False for --no-pid-namespace. */
+  pidNamespace?: boolean;
 }
 
 // RFC 9110 token characters for a header name.
@@ -89,6 +93,7 @@ export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<strin
       env: { ...certificates, ...passed },
       unset,
       proxyNotPassed,
+      ...(flags.pidNamespace === false ? { pidNamespace: false } : {}),
       secrets: secretList(Object.values(passed)),
     };
   }
@@ -210,7 +215,12 @@ export interface ConfigEntryTarget {
  * certificate paths plus its own `env` (for it alone); a remote server gets its headers. Env and
  * header values, URL user info and query values are secrets: redacted everywhere, never stored.
  */
-export function resolveConfigTarget(entry: ConfigEntryTarget, env: Readonly<Record<string, string | undefined>>, where: string): Target {
+export function resolveConfigTarget(
+  entry: ConfigEntryTarget,
+  env: Readonly<Record<string, string | undefined>>,
+  where: string,
+  launch: { pidNamespace?: boolean } = {},
+): Target {
   if (entry.argv !== null && entry.argv.length > 0) {
     const [command, ...args] = entry.argv as [string, ...string[]];
     const certificates: Record<string, string> = {};
@@ -225,6 +235,7 @@ export function resolveConfigTarget(entry: ConfigEntryTarget, env: Readonly<Reco
       env: { ...certificates, ...entry.env },
       unset: [],
       proxyNotPassed: PROXY_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== "" && !(name in entry.env)),
+      ...(launch.pidNamespace === false ? { pidNamespace: false } : {}),
       secrets: secretList(Object.values(entry.env)),
     };
   }

@@ -3,13 +3,15 @@
 // straight into mcp-lint's and the Action's stdout and stderr through /proc/<pid>/fd, past any
 // escaping. The runner (modelled in action-harness.ts) must run none of them: the Action stops
 // workflow commands around mcp-lint with a token nobody else knows, and its own annotations, printed
-// after the resume line, carry the hostile text escaped and neutralized.
+// after the resume line, carry the hostile text escaped and neutralized. The direct writes need a
+// machine where the server gets no PID namespace (a PATH without unshare): in one it cannot see
+// the processes above it.
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { annotations, fixtureCommand, runAction } from "./action-harness.js";
-import { cliPath, tempDir } from "./helpers.js";
+import { cliPath, pathWithout, tempDir } from "./helpers.js";
 
 const HOSTILE_NAMES = [
   "q\n::stop-commands::attacker\n",
@@ -45,7 +47,7 @@ describe("workflow-command injection through the Action (issue 9 item 4)", () =>
   });
 
   it("runs no command the server wrote, and only the Action's own annotations after the resume line", () => {
-    const result = runAction({ command }, {}, workspace);
+    const result = runAction({ command }, { PATH: pathWithout(["unshare"]) }, workspace);
     expect(result.status, result.stdout + result.stderr).toBe(1);
     const { commands, ignored } = result.runner;
     // The attack reached the runner's input, while commands were stopped.
@@ -71,6 +73,14 @@ describe("workflow-command injection through the Action (issue 9 item 4)", () =>
     expect(titles.some((title) => title.includes("q\\u{A}::stop-commands::attacker\\u{A}"))).toBe(true);
     expect(titles.some((title) => title.includes("r\\u{D}::error title=pwned::via CR"))).toBe(true);
     // The injected set-output did not run: the step's only output is the real exit code.
+    expect(result.outputs).toBe("exit-code=1\n");
+  });
+
+  it("in mcp-lint's PID namespace the server's direct writes never reach the runner (issue 19 item 6)", () => {
+    const result = runAction({ command }, {}, workspace);
+    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).not.toContain("written straight to the runner");
+    expect(result.runner.commands.filter((entry) => entry.properties.title === "pwned")).toEqual([]);
     expect(result.outputs).toBe("exit-code=1\n");
   });
 

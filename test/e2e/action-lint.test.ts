@@ -9,7 +9,7 @@ import { join } from "node:path";
 import MarkdownIt from "markdown-it";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ActionResult, annotations, fakeAction, fixtureCommand, runAction } from "./action-harness.js";
-import { cliPath, demoServer, repo, tempDir } from "./helpers.js";
+import { cliPath, demoServer, pathWithout, repo, tempDir } from "./helpers.js";
 
 const markdown = new MarkdownIt({ html: true, linkify: true });
 const fixture = (name: string) => JSON.parse(readFileSync(join(repo, "test/fixtures/action/lint", `${name}.json`), "utf8")) as unknown;
@@ -134,7 +134,8 @@ describe("lint: true on real fixture servers", () => {
     };
     const hostile = locked(spec);
     const written = fixtureCommand(hostile.workspace, "server", { ...spec, writeToAncestors: "\n::error title=pwned::direct\n" });
-    const result = runAction({ command: written, lint: "true", "lint-fail-on": "never" }, {}, hostile.workspace);
+    // Written straight to the runner: only where the server gets no PID namespace (no unshare on PATH).
+    const result = runAction({ command: written, lint: "true", "lint-fail-on": "never" }, { PATH: pathWithout(["unshare"]) }, hostile.workspace);
     expect(result.status, result.stdout).toBe(0);
     expect(result.runner.ignored.some((line) => line.includes("title=pwned::direct"))).toBe(true);
     for (const entry of annotations(result.runner)) {

@@ -1,8 +1,8 @@
 // Shared helpers for end-to-end tests: run the built CLI as a real process in a temp folder.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 
 export const repo = resolve(import.meta.dirname, "../..");
 export const cliPath = join(repo, "dist/cli.js");
@@ -46,4 +46,30 @@ export function writeJson(dir: string, name: string, value: unknown, space?: num
   const path = join(dir, name);
   writeFileSync(path, JSON.stringify(value, null, space));
   return path;
+}
+
+/**
+ * A folder to use as PATH that links every program on this PATH except those `left` out: the real
+ * condition of a machine without them (without util-linux's unshare, a launched server gets no PID
+ * namespace and mcp-lint falls back to the /proc walk). Node is linked too.
+ */
+export function pathWithout(left: readonly string[]): string {
+  const bin = join(tempDir(), "bin");
+  mkdirSync(bin);
+  const linked = new Set<string>(left);
+  for (const dir of [resolve(process.execPath, ".."), ...(process.env.PATH ?? "").split(delimiter)]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    // The first folder that has a name wins, as in a PATH search.
+    for (const name of names) {
+      if (linked.has(name)) continue;
+      linked.add(name);
+      symlinkSync(join(dir, name), join(bin, name));
+    }
+  }
+  return bin;
 }

@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, runCli, tempDir, writeJson } from "./helpers.js";
-import { expectOneLineError, fixture, killQuietly, readPids, waitForFile, waitGone } from "../fixtures/servers/live/harness.js";
+import { expectOneLineError, fixture, killMarked, waitForFile, waitUnmarked } from "../fixtures/servers/live/harness.js";
 
 const node = process.execPath;
 const changing = fixture("changing.mjs");
@@ -22,9 +22,10 @@ beforeAll(() => {
 });
 
 // Processes a failing test may leave behind; killed after each test.
-const leftovers: number[] = [];
+// Each process-tree test's folder, which every process of its fixture's tree has in its argv.
+const markers: string[] = [];
 afterEach(() => {
-  killQuietly(leftovers.splice(0));
+  killMarked(markers.splice(0));
 });
 
 describe("--pass-env", () => {
@@ -110,38 +111,30 @@ describe("server stderr", () => {
 describe("process tree", () => {
   it("spawns-child: after lock, the server and the child it spawned are gone", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids.json");
-    const result = await runCli(["lock", "--timeout", "10", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-child.mjs")], {
-      cwd: dir,
-      env: { FIXTURE_PID_FILE: pidFile },
-    });
-    const pids = readPids(pidFile);
-    leftovers.push(pids.server, pids.child);
+    markers.push(dir);
+    const result = await runCli(["lock", "--timeout", "10", "--", node, fixture("spawns-child.mjs"), dir], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(dir, "started"))).toBe(true);
     expect(Object.keys(JSON.parse(readFileSync(join(dir, "mcp-lint.lock"), "utf8")).tools)).toEqual(["get_time", "get_weather"]);
-    expect(await waitGone([pids.server, pids.child])).toEqual([]);
+    expect(await waitUnmarked(dir)).toEqual([]);
   });
 
   it("spawns-child-hang with --timeout 1: exit 2, and no orphan survives", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids.json");
-    const result = await runCli(["lock", "--timeout", "1", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-child-hang.mjs")], {
-      cwd: dir,
-      env: { FIXTURE_PID_FILE: pidFile },
-    });
-    const pids = readPids(pidFile);
-    leftovers.push(pids.server, pids.child);
+    markers.push(dir);
+    const result = await runCli(["lock", "--timeout", "1", "--", node, fixture("spawns-child-hang.mjs"), dir], { cwd: dir });
+    expect(existsSync(join(dir, "started"))).toBe(true);
     expect(result.code).toBe(2);
     expect(expectOneLineError(result.stderr)).toMatch(/time(d)?[ -]?out/i);
-    expect(await waitGone([pids.server, pids.child])).toEqual([]);
+    expect(await waitUnmarked(dir)).toEqual([]);
   });
 
   it("Ctrl-C (SIGINT) while the server hangs: the CLI exits and no orphan survives", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids.json");
-    const cli = spawn(node, [cliPath, "lock", "--timeout", "60", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-child-hang.mjs")], {
+    markers.push(dir);
+    const cli = spawn(node, [cliPath, "lock", "--timeout", "60", "--", node, fixture("spawns-child-hang.mjs"), dir], {
       cwd: dir,
-      env: { ...process.env, NO_COLOR: "1", FIXTURE_PID_FILE: pidFile },
+      env: { ...process.env, NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -151,16 +144,14 @@ describe("process tree", () => {
     cli.stdout.resume();
     const exited = new Promise<number | null>((done) => cli.on("close", (code, signal) => done(code ?? (signal ? 128 : null))));
     try {
-      await waitForFile(pidFile);
-      const pids = readPids(pidFile);
-      leftovers.push(pids.server, pids.child);
+      await waitForFile(join(dir, "started"));
       const started = Date.now();
       cli.kill("SIGINT");
       const code = await exited;
       expect(Date.now() - started).toBeLessThan(6_000);
       expect(code).not.toBe(0);
       expect(stderr).not.toMatch(/\n\s+at /);
-      expect(await waitGone([pids.server, pids.child])).toEqual([]);
+      expect(await waitUnmarked(dir)).toEqual([]);
       expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
     } finally {
       if (cli.exitCode === null) cli.kill("SIGKILL");

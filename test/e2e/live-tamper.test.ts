@@ -2,12 +2,13 @@
 // .js file of the mcp-lint it runs under (a temporary copy of dist/) as soon as it starts; the
 // verdict must be unaffected because every module it depends on was loaded before the spawn.
 // (2) spawns-setsid.mjs starts a grandchild in a session of its own, out of the server's process
-// group; it must not survive `lock`.
+// group; it must not survive `lock`. The tree is found by the test's folder in every argv: inside
+// the server's PID namespace its own pids are not the host's.
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, repo, tempDir, writeJson } from "./helpers.js";
-import { expectOneLineError, fixture, killQuietly, readPids, runScript, waitGone } from "../fixtures/servers/live/harness.js";
+import { expectOneLineError, fixture, killMarked, markedProcesses, runScript, waitForFile, waitUnmarked } from "../fixtures/servers/live/harness.js";
 
 const node = process.execPath;
 
@@ -15,9 +16,9 @@ beforeAll(() => {
   if (!existsSync(cliPath)) throw new Error("dist/cli.js is missing: run npm run build first");
 });
 
-const leftovers: number[] = [];
+const markers: string[] = [];
 afterEach(() => {
-  killQuietly(leftovers.splice(0));
+  killMarked(markers.splice(0));
 });
 
 /** A runnable copy of the built CLI: dist/, package.json and a link to node_modules. */
@@ -86,40 +87,43 @@ function groupAndSession(pid: number): { pgrp: number; session: number } {
   return { pgrp: Number(fields[2]), session: Number(fields[3]) };
 }
 
+/** The host pid of each process of spawns-setsid's tree, found by the test's folder in their argv. */
+function setsidTree(dir: string): { server?: number; child?: number; grandchild?: number } {
+  const tree: { server?: number; child?: number; grandchild?: number } = {};
+  for (const { pid, argv } of markedProcesses(dir)) {
+    if (argv[1]?.endsWith("spawns-setsid.mjs")) tree.server = pid;
+    else if (argv.includes("child")) tree.child = pid;
+    else if (argv.includes("grandchild")) tree.grandchild = pid;
+  }
+  return tree;
+}
+
 describe.runIf(process.platform === "linux")("descendants outside the process group", () => {
   it("spawns-setsid: after lock, the server, its child and the setsid grandchild are gone", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids.json");
-    const cli = runScript(cliPath, ["lock", "--timeout", "10", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-setsid.mjs")], {
-      cwd: dir,
-      env: { FIXTURE_PID_FILE: pidFile },
-    });
-    const result = await cli;
-    const pids = readPids(pidFile) as { server: number; child: number; grandchild: number };
-    leftovers.push(pids.server, pids.child, pids.grandchild);
+    markers.push(dir);
+    const result = await runScript(cliPath, ["lock", "--timeout", "10", "--", node, fixture("spawns-setsid.mjs"), dir], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
-    expect(await waitGone([pids.server, pids.child, pids.grandchild])).toEqual([]);
+    expect(existsSync(join(dir, "started"))).toBe(true);
+    expect(await waitUnmarked(dir)).toEqual([]);
   });
 
   it("spawns-setsid hang with --timeout 1: exit 2, and the setsid grandchild is gone too", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids.json");
-    const running = runScript(cliPath, ["lock", "--timeout", "2", "--pass-env", "FIXTURE_PID_FILE", "--", node, fixture("spawns-setsid.mjs"), "hang"], {
-      cwd: dir,
-      env: { FIXTURE_PID_FILE: pidFile },
-    });
+    markers.push(dir);
+    const running = runScript(cliPath, ["lock", "--timeout", "2", "--", node, fixture("spawns-setsid.mjs"), dir, "hang"], { cwd: dir });
     // While it hangs, the grandchild really is outside the server's group and session.
-    const deadline = Date.now() + 5_000;
-    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
-    const pids = readPids(pidFile) as { server: number; child: number; grandchild: number };
-    leftovers.push(pids.server, pids.child, pids.grandchild);
-    const server = groupAndSession(pids.server);
-    const grandchild = groupAndSession(pids.grandchild);
+    await waitForFile(join(dir, "started"));
+    const tree = setsidTree(dir);
+    expect(tree.server, "the server").toBeDefined();
+    expect(tree.grandchild, "the grandchild").toBeDefined();
+    const server = groupAndSession(tree.server as number);
+    const grandchild = groupAndSession(tree.grandchild as number);
     expect(grandchild.pgrp).not.toBe(server.pgrp);
     expect(grandchild.session).not.toBe(server.session);
     const result = await running;
     expect(result.code).toBe(2);
     expect(expectOneLineError(result.stderr)).toMatch(/--startup-timeout/);
-    expect(await waitGone([pids.server, pids.child, pids.grandchild])).toEqual([]);
+    expect(await waitUnmarked(dir)).toEqual([]);
   });
 });

@@ -4,44 +4,39 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixture as liveFixture, killQuietly, readPids, waitForFile, waitGone } from "../fixtures/servers/live/harness.js";
+import { killMarked, fixture as liveFixture, waitForFile, waitUnmarked } from "../fixtures/servers/live/harness.js";
 import { connectProxy, fixture } from "../fixtures/servers/proxy/harness.js";
 import { cliPath, runCli, tempDir } from "./helpers.js";
 
-const leftovers: number[] = [];
-afterEach(() => killQuietly(leftovers.splice(0)));
+// Each test's folder, which every process of the fixture's tree has in its argv (inside the
+// server's PID namespace its own pids are not the host's).
+const markers: string[] = [];
+afterEach(() => killMarked(markers.splice(0)));
 
 describe("proxy lifecycle", () => {
   it("ends the server and the child it spawned when the client goes away", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids.json");
-    const proxied = await connectProxy(["--pass-env", "FIXTURE_PID_FILE", "--", process.execPath, liveFixture("spawns-child.mjs")], {
-      cwd: dir,
-      env: { FIXTURE_PID_FILE: pidFile },
-    });
+    markers.push(dir);
+    const proxied = await connectProxy(["--", process.execPath, liveFixture("spawns-child.mjs"), dir], { cwd: dir });
     expect((await proxied.client.listTools()).tools.length).toBe(2);
-    await waitForFile(pidFile);
-    const pids = readPids(pidFile);
-    leftovers.push(pids.server, pids.child);
+    await waitForFile(join(dir, "started"));
     expect(await proxied.close()).toBe(0);
-    expect(await waitGone([pids.server, pids.child])).toEqual([]);
+    expect(await waitUnmarked(dir)).toEqual([]);
   });
 
   it("ends the server and its child when the proxy itself is stopped (SIGTERM)", async () => {
     const dir = tempDir();
-    const pidFile = join(dir, "pids.json");
-    const proxy = spawn(process.execPath, [cliPath, "proxy", "--pass-env", "FIXTURE_PID_FILE", "--", process.execPath, liveFixture("spawns-child.mjs")], {
+    markers.push(dir);
+    const proxy = spawn(process.execPath, [cliPath, "proxy", "--", process.execPath, liveFixture("spawns-child.mjs"), dir], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? "", FIXTURE_PID_FILE: pidFile },
+      env: { PATH: process.env.PATH ?? "" },
       stdio: ["pipe", "pipe", "pipe"],
     });
     const exited = new Promise<number | null>((done) => proxy.once("exit", (code) => done(code)));
-    await waitForFile(pidFile);
-    const pids = readPids(pidFile);
-    leftovers.push(pids.server, pids.child);
+    await waitForFile(join(dir, "started"));
     proxy.kill("SIGTERM");
     expect(await exited).toBe(130);
-    expect(await waitGone([pids.server, pids.child])).toEqual([]);
+    expect(await waitUnmarked(dir)).toEqual([]);
   });
 
   it("answers the waiting call and exits 2 with one line when the server dies mid-session", async () => {
