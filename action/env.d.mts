@@ -4,3 +4,5 @@ export function cliEnvironment(
   env: Readonly<Record<string, string | undefined>>,
   options?: { headerEnv?: readonly string[]; passEnv?: readonly string[]; remote?: boolean },
 ): Record<string, string>;
+/** Whether a variable is one of the basics (never a secret: paths, user, locale), not one an input named. */
+export function isBasic(name: string): boolean;

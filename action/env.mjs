@@ -39,6 +39,11 @@ const LOCALE = /^LC_[A-Z]+$/;
 // read them. A stdio server that needs a proxy gets it through pass-env, like any other variable.
 const PROXY = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"];
 
+/** Whether a variable is one of the basics (never a secret: paths, user, locale), not one an input named. */
+export function isBasic(name) {
+  return BASICS.includes(name) || BASICS.includes(name.toUpperCase()) || LOCALE.test(name);
+}
+
 /**
  * The variables of `env` that mcp-lint may see: the basics above, proxies for a `url` check, and the
  * variables named by `header-env` (the VAR of each `Name=VAR`) and `pass-env`.
@@ -54,7 +59,7 @@ export function cliEnvironment(env, { headerEnv = [], passEnv = [], remote = fal
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     // Windows spells some of them Path, ComSpec, SystemRoot: names there are case-insensitive.
-    if (wanted.has(name) || BASICS.includes(name.toUpperCase()) || LOCALE.test(name)) out[name] = value;
+    if (wanted.has(name) || isBasic(name)) out[name] = value;
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { capDisplay, neutralize, neutralizeLines } from "../dist/report/neutralize.js";
+import { cliLaunch } from "./contain.mjs";
 import { codeBlock, markdownCell, workflowCommand } from "./format.mjs";
 import { OutputTargetError, writeOutputTarget } from "./json-output.mjs";
 import { asciiJson, folderUri, rebaseSarif, sarifProblem } from "./sarif.mjs";
@@ -78,14 +79,16 @@ const out = {
 };
 
 /** Run the CLI with `args`; both of its streams go to our stdout as they come, in one order (see below). */
-function runCli(plan, args) {
+function runCli(plan, args, launch) {
   return new Promise((done) => {
     const tail = new Tail(TAIL_BYTES);
     const errors = new Tail(8 * 1024);
     // One stream for both: the runner reads stdout and stderr separately, so a resume line on
     // stdout could be read before the CLI's last stderr line. Merged, every line the CLI printed
     // comes before the resume line.
-    const child = spawn(process.execPath, [plan.cli, ...args], { cwd: plan.cwd, env: plan.env, stdio: ["ignore", "pipe", "pipe"] });
+    const [command, ...rest] = launch.argv;
+    const cliArgs = [...args.slice(0, 1), ...launch.extraArgs, ...args.slice(1)];
+    const child = spawn(command, [...rest, ...cliArgs], { cwd: plan.cwd, env: plan.env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (chunk) => {
       out.write(chunk);
       tail.push(chunk);
@@ -108,10 +111,10 @@ let stopped = null;
  * be a workflow command, since the runner ignores commands until it reads the resume token, which
  * no other process knows. Each run gets its own token.
  */
-async function runStopped(plan, args) {
+async function runStopped(plan, args, launch) {
   stopped = randomBytes(24).toString("hex");
   out.line(`::stop-commands::${stopped}`);
-  const run = await runCli(plan, args);
+  const run = await runCli(plan, args, launch);
   out.line(`::${stopped}::`);
   stopped = null;
   return run;
@@ -390,9 +393,10 @@ async function main(dir) {
   const annotate = (level, title, message) => out.line(workflowCommand(level, { file: annotationFile, title }, message));
   const annotateLint = (level, title, message) => out.line(workflowCommand(level, { title }, message));
   const config = plan.config !== "";
+  const launch = await cliLaunch(plan);
 
   // The lock check.
-  const check = outcomeOf(await runStopped(plan, plan.check.args), plan.check.report, (report, code) => checkReportProblem(report, code, config));
+  const check = outcomeOf(await runStopped(plan, plan.check.args, launch), plan.check.report, (report, code) => checkReportProblem(report, code, config));
   const ran = check.report !== null;
   let jsonError = null;
   if (plan.json !== "" && ran) {
@@ -433,7 +437,9 @@ async function main(dir) {
     if (check.code === 2) {
       files.summary("## mcp-lint run\n\nSkipped: the lock check ended in an error, so the server was not linted.\n\n");
     } else {
-      const lint = outcomeOf(await runStopped(plan, plan.lint.args), plan.lint.report, (report, runCode) => lintReportProblem(report, runCode, plan.lint));
+      const lint = outcomeOf(await runStopped(plan, plan.lint.args, launch), plan.lint.report, (report, runCode) =>
+        lintReportProblem(report, runCode, plan.lint),
+      );
       let shownFindings = 0;
       for (const row of lint.report === null ? [] : lintRows(lint.report)) {
         if (row.severity !== "error" && row.severity !== "warning") continue;

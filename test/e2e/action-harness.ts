@@ -4,7 +4,7 @@
 // step's output with the runner's rules for workflow commands (stop-commands included), so a test
 // sees exactly the annotations the runner would make.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chownSync, copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { expect } from "vitest";
 import { parse } from "yaml";
@@ -135,7 +135,7 @@ export function runAction(
   inputs: Record<string, string>,
   jobEnv: Record<string, string>,
   workspace: string,
-  options: { actionPath?: string } = {},
+  options: { actionPath?: string; user?: RunnerUser } = {},
 ): ActionResult {
   const actionPath = options.actionPath ?? repo;
   const values: Record<string, string> = {};
@@ -154,6 +154,8 @@ export function runAction(
   mkdirSync(runnerTemp);
   writeFileSync(summary, "");
   writeFileSync(outputFile, "");
+  // The runner's own files belong to the user the job runs as.
+  if (options.user !== undefined) for (const path of [runner, runnerTemp, summary, outputFile, workspace]) chownSync(path, options.user.uid, options.user.gid);
   let stdout = "";
   let stderr = "";
   let status = 0;
@@ -185,7 +187,11 @@ export function runAction(
     // order here, so stop-commands applies to both streams as it does on a runner. `| cat` makes
     // the step's output a real pipe, as the runner's is (Node would give a socket, which a process
     // cannot reopen through /proc/<pid>/fd/1 the way a server can reopen the runner's pipe).
-    const result = spawnSync("bash", ["-c", 'set -o pipefail; bash --noprofile --norc -eo pipefail "$0" 2>&1 | cat', scriptPath], {
+    const shell = ["bash", "-c", 'set -o pipefail; bash --noprofile --norc -eo pipefail "$0" 2>&1 | cat', scriptPath];
+    const user = options.user;
+    const argv = user === undefined ? shell : ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--init-groups", "--", ...shell];
+    if (user !== undefined) Object.assign(env, { HOME: user.home, USER: user.name, LOGNAME: user.name });
+    const result = spawnSync(argv[0] as string, argv.slice(1), {
       cwd: isAbsolute(dir) ? dir : join(workspace, dir),
       env,
       encoding: "utf8",
@@ -206,6 +212,14 @@ export function runAction(
     runner: runnerView(stdout),
     runnerTemp,
   };
+}
+
+/** A user other than the test's to run the job as (like a hosted runner's `runner`). */
+export interface RunnerUser {
+  name: string;
+  uid: number;
+  gid: number;
+  home: string;
 }
 
 export const fixtureServer = join(repo, "test/fixtures/action/server.mjs");
@@ -258,8 +272,9 @@ export function fakeAction(fakeCli: string): string {
   const actionPath = tempDir();
   cpSync(join(repo, "action"), join(actionPath, "action"), { recursive: true });
   mkdirSync(join(actionPath, "dist", "report"), { recursive: true });
-  // neutralize.js is self-contained; run.mjs imports it from the Action's own build.
-  copyFileSync(join(repo, "dist/report/neutralize.js"), join(actionPath, "dist/report/neutralize.js"));
+  mkdirSync(join(actionPath, "dist", "connect"), { recursive: true });
+  // neutralize.js and containment.js are self-contained; run.mjs imports them from the Action's own build.
+  for (const file of ["report/neutralize.js", "connect/containment.js"]) copyFileSync(join(repo, "dist", file), join(actionPath, "dist", file));
   writeFileSync(join(actionPath, "package.json"), '{"type": "module"}\n');
   writeFileSync(join(actionPath, "dist/cli.js"), fakeCli);
   symlinkSync(join(repo, "node_modules"), join(actionPath, "node_modules"));
