@@ -48,6 +48,17 @@ function marker(): string {
 
 const doubleFork = (dir: string, ...rest: string[]) => [node, fixture("double-fork.mjs"), dir, ...rest];
 
+/** `lock` of the hanging double-fork server, running in the background: its stderr so far and its exit code. */
+function startLock(dir: string) {
+  const child = spawn(node, [cliPath, "lock", "--timeout", "60", "--", ...doubleFork(dir, "hang")], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  let text = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  const exited = new Promise<number | null>((done) => child.once("close", (code) => done(code)));
+  return { child, stderr: () => text, exited };
+}
+
 /** The processes of the double-fork tree still running; each is described by its role, for a readable failure. */
 function survivors(dir: string): string[] {
   return markedProcesses(dir).map(
@@ -95,16 +106,11 @@ describe.runIf(namespaces)("no descendant survives (issue 19 item 6)", () => {
 
   it("SIGTERM to mcp-lint while the server hangs: exit 130, and the whole tree ends", async () => {
     const dir = marker();
-    const cli = spawn(node, [cliPath, "lock", "--timeout", "60", "--", ...doubleFork(dir, "hang")], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    cli.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const exited = new Promise<number | null>((done) => cli.once("close", (code) => done(code)));
+    const { child: cli, stderr, exited } = startLock(dir);
     await waitForFile(join(dir, "grandchild-started"));
     cli.kill("SIGTERM");
     expect(await exited).toBe(130);
-    expect(stderr).toMatch(/interrupted by SIGTERM/);
+    expect(stderr()).toMatch(/interrupted by SIGTERM/);
     expect(await waitUnmarked(dir)).toEqual([]);
   });
 
@@ -153,18 +159,13 @@ describe.runIf(namespaces)("no descendant survives (issue 19 item 6)", () => {
 
     // Killed from outside with SIGKILL (what the OOM killer does): util-linux 2.38's unshare then
     // exits 1 with a line of its own, which must not show.
-    const hang = spawn(node, [cliPath, "lock", "--timeout", "60", "--", ...doubleFork(dir, "hang")], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    hang.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const exited = new Promise<number | null>((done) => hang.once("close", (code) => done(code)));
+    const { stderr, exited } = startLock(dir);
     await waitForFile(join(dir, "grandchild-started"));
     const server = markedProcesses(dir).find(({ argv }) => argv[0] === node && argv[1] === fixture("double-fork.mjs"));
     expect(server, "the server's host pid").toBeDefined();
     process.kill(server?.pid as number, "SIGKILL");
     expect(await exited).toBe(2);
-    expect(expectOneLineError(stderr)).toBe(
+    expect(expectOneLineError(stderr())).toBe(
       `mcp-lint: could not start or initialize server ${JSON.stringify(node)}: the server was killed by SIGKILL before answering initialize`,
     );
     expect(await waitUnmarked(dir)).toEqual([]);

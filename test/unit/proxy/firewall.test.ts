@@ -80,7 +80,7 @@ function rawServer(transport: InMemoryTransport, extra: (message: JSONRPCMessage
       await inject(after);
     })();
   };
-  return { received, send, start: () => transport.start() };
+  return { received, send };
 }
 
 const sessions: ProxySession[] = [];
@@ -113,12 +113,13 @@ function guardFor(snapshot: ServerSnapshot): GuardSetup {
   };
 }
 
-async function connect(guarded: boolean, extra?: Parameters<typeof rawServer>[1], capabilities: JsonObject = {}) {
+/** A session whose server side `wire` sets up (it gets the transport the proxy talks to). */
+async function session(guarded: boolean, wire: (server: InMemoryTransport) => void, capabilities: JsonObject = {}) {
   const [serverSide, proxyToServer] = InMemoryTransport.createLinkedPair();
   const [clientSide, proxyToClient] = InMemoryTransport.createLinkedPair();
-  const server = rawServer(serverSide, extra);
+  wire(serverSide);
   const events: ProxyEvent[] = [];
-  const session = new ProxySession({
+  const proxy = new ProxySession({
     client: proxyToClient,
     server: proxyToServer,
     guard: guarded ? guardFor(honestSnapshot) : null,
@@ -126,12 +127,26 @@ async function connect(guarded: boolean, extra?: Parameters<typeof rawServer>[1]
     report: (event) => events.push(event),
     version: "0.0.0",
   });
-  sessions.push(session);
-  await server.start();
-  await session.start();
+  sessions.push(proxy);
+  await serverSide.start();
+  await proxy.start();
   const client = new Client({ name: "unit-client", version: "1" }, { capabilities });
+  return { client, clientSide, serverSide, events, session: proxy };
+}
+
+/** A session with the scripted raw server, connected. */
+async function connect(guarded: boolean, extra?: Parameters<typeof rawServer>[1], capabilities: JsonObject = {}) {
+  let server: ReturnType<typeof rawServer> | null = null;
+  const { client, clientSide, events } = await session(guarded, (side) => (server = rawServer(side, extra)), capabilities);
   await client.connect(clientSide);
-  return { client, server, events, proxyToServer };
+  return { client, server: server as unknown as ReturnType<typeof rawServer>, events };
+}
+
+/** A session whose server side a test answers by hand (`answer` sees every message the proxy sends it). */
+function byHand(guarded: boolean, answer: (message: JSONRPCMessage, server: InMemoryTransport) => void) {
+  return session(guarded, (side) => {
+    side.onmessage = (message) => answer(message, side);
+  });
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -185,15 +200,13 @@ describe("proxy firewall", () => {
   });
 
   it("a late answer after the client cancelled is dropped", async () => {
-    const [serverSide, proxyToServer] = InMemoryTransport.createLinkedPair();
-    const [clientSide, proxyToClient] = InMemoryTransport.createLinkedPair();
     const received: JSONRPCMessage[] = [];
     let callId: RequestId | null = null;
-    serverSide.onmessage = (message) => {
+    const { client, clientSide, serverSide, events } = await byHand(false, (message, server) => {
       received.push(message);
       if (!isJSONRPCRequest(message)) return;
       if (message.method === "initialize") {
-        void serverSide.send({
+        void server.send({
           jsonrpc: "2.0",
           id: message.id,
           result: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } },
@@ -201,22 +214,9 @@ describe("proxy firewall", () => {
       } else if (message.method === "tools/call") {
         callId = message.id;
       } else {
-        void serverSide.send({ jsonrpc: "2.0", id: message.id, result: {} });
+        void server.send({ jsonrpc: "2.0", id: message.id, result: {} });
       }
-    };
-    const events: ProxyEvent[] = [];
-    const session = new ProxySession({
-      client: proxyToClient,
-      server: proxyToServer,
-      guard: null,
-      fixes: NO_FIXES,
-      report: (event) => events.push(event),
-      version: "0",
     });
-    sessions.push(session);
-    await serverSide.start();
-    await session.start();
-    const client = new Client({ name: "c", version: "1" }, { capabilities: {} });
     await client.connect(clientSide);
     const controller = new AbortController();
     const call = client.callTool({ name: "slow", arguments: {} }, undefined, { signal: controller.signal });
@@ -231,7 +231,7 @@ describe("proxy firewall", () => {
   });
 
   it("server requests pass to the client, and the client's answers pass back only for requests the server made", async () => {
-    const { client, server, events, proxyToServer } = await connect(false, undefined, { sampling: {} });
+    const { client, server, events } = await connect(false, undefined, { sampling: {} });
     client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "sampled" }, model: "m" }));
     await server.send({ jsonrpc: "2.0", id: "s-1", method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } });
     await client.ping();
@@ -248,28 +248,12 @@ describe("proxy firewall", () => {
       { from: "client", why: "not_requested" },
       { from: "client", why: "not_requested" },
     ]);
-    expect(proxyToServer).toBeDefined();
   });
 
   it("under a lock, a server's error answer to initialize reaches the client as the proxy's own words, never the server's", async () => {
-    const [serverSide, proxyToServer] = InMemoryTransport.createLinkedPair();
-    const [clientSide, proxyToClient] = InMemoryTransport.createLinkedPair();
-    serverSide.onmessage = (message) => {
-      if (isJSONRPCRequest(message)) void serverSide.send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: POISON } });
-    };
-    const events: ProxyEvent[] = [];
-    const session = new ProxySession({
-      client: proxyToClient,
-      server: proxyToServer,
-      guard: guardFor(honestSnapshot),
-      fixes: NO_FIXES,
-      report: (event) => events.push(event),
-      version: "0",
+    const { client, clientSide, session } = await byHand(true, (message, server) => {
+      if (isJSONRPCRequest(message)) void server.send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: POISON } });
     });
-    sessions.push(session);
-    await serverSide.start();
-    await session.start();
-    const client = new Client({ name: "c", version: "1" }, { capabilities: {} });
     const failed = await client.connect(clientSide).then(
       () => "connected",
       (error: unknown) => String(error),
