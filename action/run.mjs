@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { capDisplay, neutralize, neutralizeLines } from "../dist/report/neutralize.js";
+import { capDisplay, neutralize, neutralizeLines } from "../dist/text/neutralize.js";
 import { cliLaunch } from "./contain.mjs";
 import { codeBlock, markdownCell, workflowCommand } from "./format.mjs";
 import { OutputTargetError, writeOutputTarget } from "./json-output.mjs";

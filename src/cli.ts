@@ -6,7 +6,7 @@ import { cac } from "cac";
 import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
 import type { FailOn } from "./lock/engine.js";
 import type { Output } from "./cli/source.js";
-import { neutralize } from "./report/neutralize.js";
+import { neutralize } from "./text/neutralize.js";
 import { styleFor } from "./report/style.js";
 import { pushAll } from "./arrays.js";
 

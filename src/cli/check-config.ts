@@ -8,7 +8,7 @@ import { loadKnownBad } from "../install/bad-list.js";
 import type { FailOn } from "../lock/engine.js";
 import { writeFileSafely } from "../lock/io.js";
 import type { Severity } from "../lock/kinds.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { artifactUri, installSarif } from "../report/sarif.js";
 
 /** Flags of `mcp-lint check-config`, already checked for shape. */

@@ -8,7 +8,7 @@ import { fix, message } from "../lint/messages.js";
 import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/rules/s8-hidden-text.js";
 import type { LintFinding } from "../lint/types.js";
 import { jsonReportText } from "../report/json-text.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { changeMessage } from "../report/messages.js";
 import type { HiddenTextNote } from "../report/terminal.js";
 import { pushAll } from "../arrays.js";

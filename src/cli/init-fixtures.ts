@@ -4,7 +4,7 @@ import { lstat } from "node:fs/promises";
 import { InputFileError, SecretEchoError } from "../errors.js";
 import { checkOutputPath, writeFileSafely } from "../lock/io.js";
 import { fixturesText, starterProbes } from "../probe/init.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { lintOwnLaunch, loadVerdictModules, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 /** Flags of `mcp-lint init-fixtures FILE`. */

@@ -1,7 +1,7 @@
 /** The `run` and `check` commands: read a live server or a saved list, lint it, report (terminal, JSON, SARIF) and decide the exit code. */
 
 import { dirname, resolve } from "node:path";
-import { makeRedactor, type Redactor } from "../connect/redact.js";
+import { makeRedactor, type Redactor } from "../text/redact.js";
 import { UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/kinds.js";
 import type { FailOn } from "../lock/engine.js";

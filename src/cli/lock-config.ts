@@ -8,7 +8,7 @@ import type { ConfigServer } from "../config/types.js";
 import { resolveConfigTarget } from "../connect/target.js";
 import { UsageError } from "../errors.js";
 import { readRequiredText } from "../lock/io.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import type { LockJob } from "./lock-jobs.js";
 
 /**

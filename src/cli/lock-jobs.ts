@@ -2,7 +2,7 @@
 
 import type { Target } from "../connect/target.js";
 import { UsageError } from "../errors.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 
 /** One server a `lock` run reads. */
 export interface LockJob {

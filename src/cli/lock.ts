@@ -20,13 +20,13 @@ import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ConnectionError, McpLintError, SecretEchoError, UsageError } from "../errors.js";
 import { buildJsonReport, jsonReportText } from "../report/json.js";
 import { quote } from "../report/messages.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { PLAIN_STYLE } from "../report/style.js";
 import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
 import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
 import { type ClientIdentity, identityLabel, inPool, type LockJob, parseIdentity, parseIgnore, scopedName } from "./lock-jobs.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
-import type { Redactor } from "../connect/redact.js";
+import type { Redactor } from "../text/redact.js";
 import type { LintFinding } from "../lint/types.js";
 
 /** Flags of `mcp-lint lock`, already checked for shape. */

@@ -10,7 +10,7 @@ import { boundedFetch, networkCause, originsOnly, printable } from "../connect/h
 import { launchStdioServer } from "../connect/launch.js";
 import { BadMessageError, MessageTooLargeError } from "../connect/lines.js";
 import type { ProcessGroupTransport } from "../connect/process-group.js";
-import type { Redactor } from "../connect/redact.js";
+import type { Redactor } from "../text/redact.js";
 import { firstLine, readSession } from "../connect/session.js";
 import { explainStderr } from "../connect/stderr.js";
 import { describeTarget, type Target, targetSha256 } from "../connect/target.js";
@@ -24,7 +24,7 @@ import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/
 import { HttpLink } from "../proxy/http-link.js";
 import { selectLock } from "../proxy/lock-select.js";
 import { type GuardSetup, ProxySession } from "../proxy/session.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 /** Flags of `mcp-lint proxy`, already checked for shape. Fix flags are null when not given. */

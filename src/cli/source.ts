@@ -1,6 +1,7 @@
 /** Where a command's tools come from: flag checks, the launch's own install lint, and reading the server or a saved list. */
 
-import { makeRedactor, type Redactor, redactSnapshot } from "../connect/redact.js";
+import { redactSnapshot } from "../connect/redact.js";
+import { makeRedactor, type Redactor } from "../text/redact.js";
 import type { OpenSession } from "../connect/session.js";
 import { resolveTarget, type Target } from "../connect/target.js";
 import { KnownBadRefusal, UsageError } from "../errors.js";
@@ -8,7 +9,7 @@ import type { InstallFinding } from "../install/index.js";
 import { preloadJsonTools } from "../json/parse.js";
 import { preloadWriter, readJsonFile, readRequiredText } from "../lock/io.js";
 import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import type { TerminalStyle } from "../report/style.js";
 
 /** Where a command writes; tests and embedders can capture it. */

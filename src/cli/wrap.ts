@@ -13,9 +13,9 @@ import { EntryEditError } from "../proxy/wrap/edit.js";
 import { lockPathFor } from "../proxy/wrap/locks.js";
 import { HEADER_VARIABLE_PREFIX } from "../proxy/wrap/argv.js";
 import { type RemoteCandidate, type Skipped, type UnwrappedEntry, unwrapText, type WrapCandidate, wrapCandidates, wrapText } from "../proxy/wrap/plan.js";
-import { makeRedactor } from "../connect/redact.js";
+import { makeRedactor } from "../text/redact.js";
 import { resolveTarget } from "../connect/target.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { runLock } from "./lock.js";
 import { lintOwnLaunch, type Output } from "./source.js";
 

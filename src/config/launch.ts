@@ -5,7 +5,7 @@
  */
 
 import { UsageError } from "../errors.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { field, isObject } from "./readers/entry.js";
 import type { ConfigServer } from "./types.js";
 

@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { InputFileError } from "../errors.js";
 import { readRequiredText, readTextIfExists } from "../lock/io.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { configCandidates, type LocationContext } from "./locations.js";
 import { readConfigText } from "./readers/index.js";
 import type { ConfigDocument } from "./types.js";

@@ -4,7 +4,7 @@ import type { InstallFinding } from "../install/kinds.js";
 import { installMessage } from "../install/messages.js";
 import type { FailOn } from "../lock/engine.js";
 import { type Severity, severityRank } from "../lock/kinds.js";
-import { capDisplay, neutralize } from "../report/neutralize.js";
+import { capDisplay, neutralize } from "../text/neutralize.js";
 import { CLIENT_NAMES, type ConfigDocument, type ConfigNoteCode, type ConfigServer } from "./types.js";
 
 /** Version of the `--json` report's shape. */

@@ -1,7 +1,7 @@
 /** Time bounds of a live run (each request, start-up, the whole run), the connect options that set them, and the texts that name them. */
 
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { Redactor } from "./redact.js";
+import type { Redactor } from "../text/redact.js";
 
 /** Bound on each request, in ms, when none is given (the CLI's `--timeout` default). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

@@ -1,6 +1,6 @@
 /** Pick the lines of a server's stderr that explain why it failed, redacted and bounded. Pure. */
 
-import type { Redactor } from "./redact.js";
+import type { Redactor } from "../text/redact.js";
 
 /** Most characters quoted from stderr in all, and from one line. */
 const TOTAL_CHARS = 900;

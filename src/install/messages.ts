@@ -1,6 +1,6 @@
 /** One-line sentences for I1 findings: the only place install-lint data becomes words. */
 
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import type { AdvisoryFacts, InstallFinding } from "./kinds.js";
 
 /** Why part of a command was not checked; every unparsed reason has its own sentence. */

@@ -1,7 +1,7 @@
 /** Token helpers for I1: command names, variables, safe display, and splitting shell scripts with shell-quote. */
 
 import { type ParseEntry, parse as shellParse } from "shell-quote";
-import { capDisplay, neutralize } from "../report/neutralize.js";
+import { capDisplay, neutralize } from "../text/neutralize.js";
 import type { InstallReason } from "./kinds.js";
 import type { ShellDialect } from "./types.js";
 

@@ -1,6 +1,6 @@
 /** One-line sentences and fix hints for lint findings: the only place lint data becomes words. */
 
-import { capDisplay, neutralize } from "../report/neutralize.js";
+import { capDisplay, neutralize } from "../text/neutralize.js";
 import { RULES } from "./table.js";
 import type { HiddenKind, LintFinding } from "./types.js";
 import { plural, thousands } from "../numbers.js";

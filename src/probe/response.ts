@@ -1,6 +1,6 @@
 /** A `tools/call` answer as probing measures it: what the model reads, its estimated size and content types, secrets redacted. Pure. */
 
-import { redactJson, type Redactor } from "../connect/redact.js";
+import { redactJson, type Redactor } from "../text/redact.js";
 import { maxDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH } from "../limits.js";
 import { CHARS_PER_TOKEN } from "../lint/context.js";

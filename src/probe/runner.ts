@@ -6,7 +6,7 @@
  */
 
 import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Redactor } from "../connect/redact.js";
+import type { Redactor } from "../text/redact.js";
 import type { OpenSession } from "../connect/session.js";
 import type { JsonObject } from "../lock/snapshot.js";
 import { measureProtocolError, measureResult } from "./response.js";

@@ -1,6 +1,6 @@
 /** What the proxy reports as it runs: events as data, one stderr line each, and the same event as an audit JSON line. Pure. */
 
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 
 /** One thing the proxy did or saw. Tool names and messages are raw server text until formatted. */
 export type ProxyEvent =

@@ -7,7 +7,7 @@ import { compareSnapshot, type FailOn } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
 import { type Change, type Severity, severityRank } from "../lock/kinds.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
-import { neutralize } from "../report/neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 
 /** Why a tool is withheld. */
 export type WithholdReason = "changed" | "not_in_lock" | "duplicate" | "hidden_text";

@@ -3,7 +3,7 @@
 import type { Change } from "../lock/kinds.js";
 import { countBySeverity } from "../lock/engine.js";
 import { changeMessage } from "./messages.js";
-import { neutralize } from "./neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { serverJson } from "./json-text.js";
 import { textHunks } from "./text-diff.js";
 import type { ReportInput } from "./terminal.js";

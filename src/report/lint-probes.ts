@@ -1,7 +1,7 @@
 /** Probes in the `run` report: the terminal's probe table, the JSON `probes` entries, and the sentence for each held-back or failed probe. Pure. */
 
 import type { ArgumentProblem, BlockReason, PlannedProbe, ProbeNote, ProbeRecord } from "../probe/types.js";
-import { capDisplay, neutralize, neutralizeLines } from "./neutralize.js";
+import { capDisplay, neutralize, neutralizeLines } from "../text/neutralize.js";
 import { maxOf } from "../arrays.js";
 import { thousands } from "../numbers.js";
 

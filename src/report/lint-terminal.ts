@@ -5,7 +5,7 @@ import type { ToolScore, WasteItem } from "../lint/score.js";
 import { RESPONSE_BUDGET_TOKENS } from "../lint/score-constants.js";
 import { type LintReport, type LintReportItem, atLeast } from "./lint-report.js";
 import { probeTableLines } from "./lint-probes.js";
-import { capDisplay, neutralize } from "./neutralize.js";
+import { capDisplay, neutralize } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { pushAll } from "../arrays.js";
 import { plural, thousands } from "../numbers.js";

@@ -2,7 +2,7 @@
 
 import type { Change } from "../lock/kinds.js";
 import { SCHEMA_REASONS } from "../schema/reasons.js";
-import { neutralize } from "./neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { textHunks } from "./text-diff.js";
 
 // JSON values that are not text (whole annotations, limits) are cut for a one-line message; text the

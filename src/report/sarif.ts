@@ -8,7 +8,7 @@ import { fix, message } from "../lint/messages.js";
 import { RULES } from "../lint/table.js";
 import { type LintFinding, RULE_IDS } from "../lint/types.js";
 import { installFix, type LintReport } from "./lint-report.js";
-import { capDisplay, neutralize } from "./neutralize.js";
+import { capDisplay, neutralize } from "../text/neutralize.js";
 
 /** The `$schema` a SARIF log names: the `$id` of the official OASIS schema. */
 export const SARIF_SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json";

@@ -2,7 +2,7 @@
 
 import { atomizeChangeset, diff } from "json-diff-ts";
 import { pushAll } from "../arrays.js";
-import { neutralize } from "./neutralize.js";
+import { neutralize } from "../text/neutralize.js";
 import { thousands } from "../numbers.js";
 
 const MAX_LINES = 60;

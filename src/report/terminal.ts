@@ -6,7 +6,7 @@ import { countBySeverity } from "../lock/engine.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ownField } from "../lock/snapshot.js";
 import { changeMessage, editCount } from "./messages.js";
-import { capDisplay, neutralize, neutralizeLines } from "./neutralize.js";
+import { capDisplay, neutralize, neutralizeLines } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { type DiffStyle, diffDisplayLines, textSegments } from "./text-diff.js";
 import { maxOf, pushAll } from "../arrays.js";

@@ -7,7 +7,7 @@ import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { cliEnvironment } from "../../action/env.mjs";
 import { codeBlock, escapeData, escapeProperty, fenceFor, markdownCell, workflowCommand } from "../../action/format.mjs";
-import { neutralize, neutralizeLines } from "../../src/report/neutralize.js";
+import { neutralize, neutralizeLines } from "../../src/text/neutralize.js";
 import { runnerView } from "./action-harness.js";
 
 const markdown = new MarkdownIt({ html: true, linkify: true });

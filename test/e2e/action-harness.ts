@@ -271,10 +271,10 @@ export function configProject(dir: string): ConfigProject {
 export function fakeAction(fakeCli: string): string {
   const actionPath = tempDir();
   cpSync(join(repo, "action"), join(actionPath, "action"), { recursive: true });
-  mkdirSync(join(actionPath, "dist", "report"), { recursive: true });
+  mkdirSync(join(actionPath, "dist", "text"), { recursive: true });
   mkdirSync(join(actionPath, "dist", "connect"), { recursive: true });
   // neutralize.js and containment.js are self-contained; run.mjs imports them from the Action's own build.
-  for (const file of ["report/neutralize.js", "connect/containment.js"]) copyFileSync(join(repo, "dist", file), join(actionPath, "dist", file));
+  for (const file of ["text/neutralize.js", "connect/containment.js"]) copyFileSync(join(repo, "dist", file), join(actionPath, "dist", file));
   writeFileSync(join(actionPath, "package.json"), '{"type": "module"}\n');
   writeFileSync(join(actionPath, "dist/cli.js"), fakeCli);
   symlinkSync(join(repo, "node_modules"), join(actionPath, "node_modules"));

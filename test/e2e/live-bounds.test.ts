@@ -13,7 +13,7 @@ import { expectOneLineError, fixture, startHttpFixture, stopAllHttpFixtures } fr
 type Launch = typeof import("../../src/connect/launch.js");
 type Stdio = typeof import("../../src/connect/stdio.js");
 type TargetModule = typeof import("../../src/connect/target.js");
-type RedactModule = typeof import("../../src/connect/redact.js");
+type RedactModule = typeof import("../../src/text/redact.js");
 
 const node = process.execPath;
 
@@ -78,7 +78,7 @@ describe("time bounds (connect API)", () => {
       launch: (await load("launch.js")) as Launch,
       stdio: (await load("stdio.js")) as Stdio,
       target: (await load("target.js")) as TargetModule,
-      redact: (await load("redact.js")) as RedactModule,
+      redact: (await import(join(repo, "dist/text/redact.js"))) as RedactModule,
     };
   }
 

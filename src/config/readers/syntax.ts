@@ -4,7 +4,7 @@ import { type Node as JsonNode, type ParseError, parseTree } from "jsonc-parser"
 import { parse as parseToml } from "smol-toml";
 import { type Document, isMap, isScalar, isSeq, LineCounter, type Pair, parseDocument, type YAMLMap } from "yaml";
 import { JsonInputError } from "../../errors.js";
-import { neutralize } from "../../report/neutralize.js";
+import { neutralize } from "../../text/neutralize.js";
 import { tomlKeyLines } from "./toml-lines.js";
 
 /** Where a value sits in a document: object keys and array indexes. */

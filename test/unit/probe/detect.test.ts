@@ -1,7 +1,7 @@
 // The detectors behind the probe rules, on their own: responses measured, IDs, paging hints, error texts
 // and format parity, including hostile and huge input.
 import { describe, expect, it } from "vitest";
-import { makeRedactor } from "../../../src/connect/redact.js";
+import { makeRedactor } from "../../../src/text/redact.js";
 import { hasStackTrace, hasGuidance, isEmptyError, isOpaqueError } from "../../../src/probe/detect/errors.js";
 import { findOpaqueIds, idStats, isRandomToken } from "../../../src/probe/detect/ids.js";
 import { hasPagingHint } from "../../../src/probe/detect/paging.js";

@@ -1,6 +1,6 @@
 // Probes in the report: the terminal table, the JSON entries (preview or whole response), and inert server text.
 import { describe, expect, it } from "vitest";
-import { makeRedactor } from "../../../src/connect/redact.js";
+import { makeRedactor } from "../../../src/text/redact.js";
 import { lintServer } from "../../../src/lint/lint.js";
 import type { ServerSnapshot } from "../../../src/lock/snapshot.js";
 import { measureResult } from "../../../src/probe/response.js";

@@ -1,7 +1,7 @@
 // The runner, against a fake link: order, what is never sent, timeouts, a server that stops answering or
 // goes away, and redaction before anything is kept.
 import { describe, expect, it } from "vitest";
-import { makeRedactor } from "../../../src/connect/redact.js";
+import { makeRedactor } from "../../../src/text/redact.js";
 import { type CallOutcome, type ProbeLink, runProbes } from "../../../src/probe/runner.js";
 import type { JsonObject } from "../../../src/lock/snapshot.js";
 import { regateProbe } from "../../../src/probe/gate.js";

@@ -7,7 +7,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { makeRedactor } from "../../../src/connect/redact.js";
+import { makeRedactor } from "../../../src/text/redact.js";
 import type { JsonObject } from "../../../src/lock/snapshot.js";
 import { expandArguments } from "../../../src/probe/fixtures.js";
 import { planProbes, regateProbe } from "../../../src/probe/gate.js";
