@@ -6,6 +6,7 @@ import { cac } from "cac";
 import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
 import type { FailOn } from "./lock/engine.js";
 import type { Output } from "./cli/source.js";
+import { LineStartGuard } from "./text/line-start.js";
 import { neutralize } from "./text/neutralize.js";
 import { styleFor } from "./report/style.js";
 import { pushAll } from "./arrays.js";
@@ -435,12 +436,14 @@ function seconds(value: unknown, flagName: string, fallback: number): number {
 // writing stops, the exit code stays what the run decided.
 for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 
+// Whatever a report does with server text, no line either stream carries can start a CI workflow command.
+const guards = { out: new LineStartGuard(), err: new LineStartGuard() };
 const output: Output = {
   out: (text) => {
-    if (!process.stdout.destroyed) process.stdout.write(text);
+    if (!process.stdout.destroyed) process.stdout.write(guards.out.apply(text));
   },
   err: (text) => {
-    if (!process.stderr.destroyed) process.stderr.write(text);
+    if (!process.stderr.destroyed) process.stderr.write(guards.err.apply(text));
   },
   styles: { out: styleFor(process.stdout, process.env), err: styleFor(process.stderr, process.env) },
 };

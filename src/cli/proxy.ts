@@ -97,9 +97,10 @@ async function serve(
   let exitOf: () => ProcessGroupTransport["exit"] = () => null;
   let kind = (): "stdio" | "streamable-http" | "sse" => "stdio";
   let oversize: Error | null = null;
+  const stderrLines = stderrPassThrough(redactor, output);
   if (target.kind === "stdio") {
     for (const name of target.unset) output.err(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
-    const launched = launchStdioServer(target, stderrPassThrough(redactor, output));
+    const launched = launchStdioServer(target, stderrLines.onChunk);
     server = launched.server.transport;
     stderrTail = launched.server.stderrTail;
     const transport = launched.server.transport;
@@ -183,6 +184,7 @@ async function serve(
   // The server is booting in its own process meanwhile; the client's first message waits in the pipe.
   session.prepare();
   const end = await session.ended;
+  stderrLines.flush();
   process.stdin.off("end", inputEnded);
   process.stdin.off("close", inputEnded);
   process.stdout.off("close", clientGone);
@@ -273,15 +275,34 @@ function openAudit(path: string): AuditFile {
   };
 }
 
-/** The server's stderr, passed on line by line, redacted and neutralized (clients keep it in their logs). */
-function stderrPassThrough(redactor: Redactor, output: Output): (chunk: string) => void {
-  let partial = "";
-  return (chunk) => {
-    const lines = (partial + chunk).split("\n");
-    partial = (lines.pop() as string).slice(0, STDERR_LINE_CHARS);
+/** How long a held stderr line waits for more before it is given out anyway. */
+const STDERR_IDLE_MS = 500;
+
+/**
+ * The server's stderr, passed on line by line, redacted and neutralized (clients keep it in their
+ * logs). Redaction reads the stream as one text, so a secret split over two lines or two chunks is
+ * found, and runs before a long line is cut, so no part of a secret survives the cut.
+ */
+function stderrPassThrough(redactor: Redactor, output: Output): { onChunk: (chunk: string) => void; flush: () => void } {
+  const stream = redactor.lines();
+  let idle: NodeJS.Timeout | undefined;
+  const show = (lines: readonly string[]) => {
     for (const line of lines) {
-      const shown = neutralize(redactor.text(line.replace(/\r$/, "").slice(0, STDERR_LINE_CHARS)));
+      const shown = neutralize(line.slice(0, STDERR_LINE_CHARS));
       if (shown !== "") output.err(`${shown}\n`);
     }
+  };
+  const flush = () => {
+    clearTimeout(idle);
+    show(stream.flush());
+  };
+  return {
+    onChunk: (chunk) => {
+      show(stream.push(chunk));
+      clearTimeout(idle);
+      idle = setTimeout(flush, STDERR_IDLE_MS);
+      idle.unref();
+    },
+    flush,
   };
 }

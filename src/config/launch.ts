@@ -22,6 +22,8 @@ export interface EntryLaunch {
   env: Record<string, string>;
   url: string | null;
   headers: Record<string, string>;
+  /** What every placeholder read from the environment resolved to, in any field (args too): secrets. */
+  resolved: string[];
 }
 
 const PLACEHOLDER = /\$\{([^}]*)\}/g;
@@ -35,9 +37,11 @@ export function inputVariable(id: string): string {
  * Replace every placeholder in `text`; one that cannot be resolved stops the run with one line
  * naming the server and the placeholder (never a value).
  */
-export function resolvePlaceholders(text: string, context: PlaceholderContext, where: string): string {
+export function resolvePlaceholders(text: string, context: PlaceholderContext, where: string, resolved: string[] = []): string {
   return text.replace(PLACEHOLDER, (whole, inner: string) => {
     const value = placeholderValue(inner, context);
+    // A folder path is not a secret; a value from the environment (or an input prompt's variable) may be.
+    if (value !== undefined && inner !== "workspaceFolder" && !isDefaultOnly(inner, context)) resolved.push(value);
     if (value !== undefined) return value;
     const hint = inner.startsWith("input:")
       ? `an input prompt mcp-lint cannot show; set ${inputVariable(inner.slice(6))} in the environment`
@@ -46,6 +50,15 @@ export function resolvePlaceholders(text: string, context: PlaceholderContext, w
         : `set ${variableName(inner)} in the environment`;
     throw new UsageError(`${where}: cannot resolve ${neutralize(whole)}: ${hint}`);
   });
+}
+
+/** `${VAR:-default}` that fell back to its default: the value is written in the config file, not a secret. */
+function isDefaultOnly(inner: string, context: PlaceholderContext): boolean {
+  const name = inner.startsWith("env:") ? inner.slice(4) : inner;
+  const cut = name.indexOf(":-");
+  if (cut < 0) return false;
+  const value = context.env[name.slice(0, cut)];
+  return value === undefined || value === "";
 }
 
 function variableName(inner: string): string {
@@ -96,7 +109,8 @@ function stringMap(value: unknown): Record<string, string> {
  * `headers`/`http_headers`).
  */
 export function entryLaunch(server: ConfigServer, raw: unknown, context: PlaceholderContext, where: string): EntryLaunch {
-  const resolve = (text: string) => resolvePlaceholders(text, context, where);
+  const resolved: string[] = [];
+  const resolve = (text: string) => resolvePlaceholders(text, context, where, resolved);
   const command = isObject(raw) ? field(raw, "command") : undefined;
   const env = {
     ...stringMap(isObject(raw) ? field(raw, "envs") : undefined),
@@ -119,5 +133,6 @@ export function entryLaunch(server: ConfigServer, raw: unknown, context: Placeho
     env: Object.fromEntries(Object.entries(env).map(([name, value]) => [name, resolve(value)])),
     url: argv === null && url !== null ? resolve(url) : null,
     headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, resolve(value)])),
+    resolved,
   };
 }

@@ -41,7 +41,13 @@ export function launchStdioServer(
     pidNamespace: target.pidNamespace !== false,
     warn,
     onStderr: (chunk) => {
-      tail = (tail + chunk).slice(-STDERR_KEEP);
+      tail += chunk;
+      // Cut at a line start: a line cut in the middle could hold the end of a secret, which no redaction would know.
+      // A line longer than the whole tail explains nothing and is dropped.
+      if (tail.length > STDERR_KEEP) {
+        const start = tail.indexOf("\n", tail.length - STDERR_KEEP);
+        tail = start < 0 ? "" : tail.slice(start + 1);
+      }
       onStderr?.(chunk);
     },
   });

@@ -18,8 +18,10 @@ const LOOKS_LIKE_ERROR =
  * characters in all. Returns "" when stderr was empty.
  */
 export function explainStderr(tail: string, redactor: Redactor): string {
-  const lines = tail
-    .split(/\r?\n|\r/)
+  // Redacted as one text first: a secret split over two lines is found before lines are picked and cut.
+  const stream = redactor.lines();
+  const lines = [...stream.push(tail), ...stream.flush()]
+    .flatMap((line) => line.split("\r"))
     .map((line) => line.trim())
     .filter((line) => line !== "");
   if (lines.length === 0) return "";
@@ -34,7 +36,7 @@ export function explainStderr(tail: string, redactor: Redactor): string {
   }
   const order = [...picked].sort((a, b) => a - b);
   const shown = order.map((i) => {
-    const line = redactor.text(lines[i] as string).replace(/[^\x20-\x7e]/g, "?");
+    const line = (lines[i] as string).replace(/[^\x20-\x7e]/g, "?");
     return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}...` : line;
   });
   // Over the budget, drop the earliest lines first: the last ones say how it ended.

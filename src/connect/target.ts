@@ -208,6 +208,8 @@ export interface ConfigEntryTarget {
   url: string | null;
   /** Headers the config sends to that server (their values are secrets). */
   headers: Record<string, string>;
+  /** What the entry's placeholders resolved to from the environment, in any field (secrets). */
+  resolved?: readonly string[];
 }
 
 /**
@@ -236,7 +238,7 @@ export function resolveConfigTarget(
       unset: [],
       proxyNotPassed: PROXY_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== "" && !(name in entry.env)),
       ...(launch.pidNamespace === false ? { pidNamespace: false } : {}),
-      secrets: secretList(Object.values(entry.env)),
+      secrets: secretList([...Object.values(entry.env), ...(entry.resolved ?? [])]),
     };
   }
   if (entry.url === null) throw new UsageError(`${where}: the entry has neither a command nor a url`);
@@ -246,7 +248,7 @@ export function resolveConfigTarget(
   } catch (error) {
     throw new UsageError(`${where}: ${error instanceof Error ? error.message.replace("--url", "its url") : "its url is not valid"}`);
   }
-  const secrets: string[] = [];
+  const secrets: string[] = [...(entry.resolved ?? [])];
   const headers: [string, string][] = [];
   const seen = new Set<string>();
   const add = (name: string, value: string) => {

@@ -9,6 +9,25 @@ export const REDACTED = "[redacted]";
 export interface Redactor {
   text(value: string): string;
   readonly found: boolean;
+  /** A redaction for a stream of lines (a server's stderr), where a secret may be split between chunks and lines. */
+  lines(): LineRedaction;
+}
+
+/**
+ * Redacts a stream of text read as lines. The stream is matched as one text in which line breaks
+ * do not count, so a secret split over two lines (or two chunks) is found; a line is given out only
+ * once no secret can still begin in it. Lines come out without their line break, redacted, and
+ * never cut: a caller that shortens a line does so after this, so no part of a secret survives a cut.
+ */
+export interface LineRedaction {
+  /** Read more text; returns the lines now complete and safe to show. */
+  push(chunk: string): string[];
+  /**
+   * Give out everything held, the unfinished last line too (the stream ended or went quiet). Held
+   * text that could be the start of a secret (8 or more characters of one) is redacted; the rest
+   * of such a secret is still found when it arrives.
+   */
+  flush(): string[];
 }
 
 /** Shorter forms are not treated as secrets: redacting "1" everywhere would only garble output. */
@@ -19,13 +38,17 @@ const MIN_FORM_LENGTH = 3;
  */
 const MIN_PART_LENGTH = 8;
 
+/** Encoded forms shorter than this are left out: a short base64 or hex run occurs in ordinary text by chance. */
+const MIN_ENCODED_LENGTH = 8;
+
 /**
  * Every string a server could echo back for this secret: the whole value; each whitespace-separated
  * part of 8 or more characters; for `Basic <blob>` (and a URL with user info, such as a proxy URL)
- * the blob in base64 and base64url, padded and not, the decoded `user:password` and each half; and
- * each of those JSON-escaped (also with non-ASCII as \uXXXX) and percent-encoded (as by
- * encodeURIComponent and by form encoding, with upper- and lower-case hex). Forms under 3
- * characters are left out.
+ * the decoded `user:password` and each half; then each of those encoded (base64 and base64url,
+ * padded and not, and as the run of characters its bytes give inside a longer base64 text at any
+ * of the three byte alignments; hex in both cases), and every form so far JSON-escaped (also with
+ * non-ASCII as \uXXXX) and percent-encoded (as by encodeURIComponent and by form encoding, with
+ * upper- and lower-case hex). Forms under 3 characters, and encoded forms under 8, are left out.
  */
 export function secretForms(secret: string): string[] {
   const plain = new Set<string>();
@@ -33,13 +56,9 @@ export function secretForms(secret: string): string[] {
     if (form.length >= MIN_FORM_LENGTH) plain.add(form);
   };
   const credentials = (user: string, password: string) => {
-    const pair = `${user}:${password}`;
-    add(pair);
+    add(`${user}:${password}`);
     add(user);
     add(password);
-    const base64 = Buffer.from(pair, "utf8").toString("base64");
-    const base64url = Buffer.from(pair, "utf8").toString("base64url");
-    for (const blob of [base64, base64.replace(/=+$/, ""), base64url, `${base64url}${"=".repeat((4 - (base64url.length % 4)) % 4)}`]) add(blob);
   };
   add(secret);
   for (const part of secret.split(/\s+/)) if (part.length >= MIN_PART_LENGTH) add(part);
@@ -55,6 +74,7 @@ export function secretForms(secret: string): string[] {
     add(userInfo.rawPassword);
     credentials(userInfo.user, userInfo.password);
   }
+  for (const form of [...plain]) for (const encoded of encodedForms(form)) if (encoded.length >= MIN_ENCODED_LENGTH) plain.add(encoded);
   const forms = new Set<string>();
   for (const form of plain) {
     forms.add(form);
@@ -70,6 +90,34 @@ export function secretForms(secret: string): string[] {
     }
   }
   return [...forms].filter((form) => form.length >= MIN_FORM_LENGTH);
+}
+
+/**
+ * A value as a server could encode it before echoing it: base64 and base64url, padded and not; the
+ * characters its bytes alone decide inside a longer base64 text, at each of the three byte
+ * offsets it can start at; and hex, lower and upper case.
+ */
+function encodedForms(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  const out: string[] = [];
+  for (const alphabet of ["base64", "base64url"] as const) {
+    const whole = bytes.toString(alphabet);
+    out.push(whole, whole.replace(/=+$/, ""), `${whole.replace(/=+$/, "")}${"=".repeat((4 - (whole.replace(/=+$/, "").length % 4)) % 4)}`);
+    for (let offset = 1; offset <= 2; offset++) {
+      const shifted = Buffer.concat([Buffer.alloc(offset), bytes])
+        .toString(alphabet)
+        .replace(/=+$/, "");
+      // Character i carries bits 6i..6i+5; those wholly inside the value's bits are the same in any text around it.
+      const first = Math.ceil((8 * offset) / 6);
+      const last = Math.floor((8 * (offset + bytes.length)) / 6);
+      if (last > first) out.push(shifted.slice(first, last));
+    }
+    const aligned = whole.replace(/=+$/, "");
+    out.push(aligned.slice(0, Math.floor((8 * bytes.length) / 6)));
+  }
+  const hex = bytes.toString("hex");
+  out.push(hex, hex.toUpperCase());
+  return out;
 }
 
 /**
@@ -92,7 +140,123 @@ export function makeRedactor(secrets: readonly string[]): Redactor {
     get found() {
       return found;
     },
+    lines: () =>
+      matcher === null
+        ? new PlainLines()
+        : new LineStream(matcher, () => {
+            found = true;
+          }),
   };
+}
+
+/** Held text past this with no line break is given out as a line of its own, so memory stays bounded. */
+const MAX_HELD = 256 * 1024;
+
+/** Lines as they are, when there is no secret to look for. */
+class PlainLines implements LineRedaction {
+  private held = "";
+
+  push(chunk: string): string[] {
+    const lines = (this.held + chunk).split("\n");
+    this.held = lines.pop() as string;
+    if (this.held.length > MAX_HELD) {
+      lines.push(this.held);
+      this.held = "";
+    }
+    return lines;
+  }
+
+  flush(): string[] {
+    const rest = this.held;
+    this.held = "";
+    return rest === "" ? [] : [rest];
+  }
+}
+
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** See LineRedaction. One automaton walk over the whole stream, linear in its length. */
+class LineStream implements LineRedaction {
+  private node = 0;
+  /** Text read and not yet given out; it always starts at the start of a line (or after a flush). */
+  private text = "";
+  /** Where in `text` each of the last characters that count (not line breaks) sits; may be negative (given out already). */
+  private places: number[] = [];
+  /** Spans of `text` to redact, sorted and disjoint; a span may start before `text` (negative). */
+  private spans: Array<[number, number]> = [];
+
+  constructor(
+    private readonly matcher: Matcher,
+    private readonly onFound: () => void,
+  ) {}
+
+  push(chunk: string): string[] {
+    const from = this.text.length;
+    this.text += chunk;
+    for (let i = from; i < this.text.length; i++) {
+      const unit = this.text.charCodeAt(i);
+      if (unit === LINE_FEED || unit === CARRIAGE_RETURN) continue;
+      this.places.push(i);
+      this.node = this.matcher.step(this.node, unit);
+      const length = this.matcher.matchLength(this.node);
+      if (length > 0) this.mark(this.places[this.places.length - length] as number, i + 1);
+    }
+    // Only the last (longest form) characters can still begin a match.
+    const keep = this.matcher.longest;
+    if (this.places.length > 2 * keep) this.places = this.places.slice(-keep);
+    const pending = this.matcher.depth(this.node);
+    const safe = pending === 0 ? this.text.length : (this.places[this.places.length - pending] as number);
+    let end = this.text.lastIndexOf("\n", safe - 1) + 1;
+    // A line that never ends is given out in pieces rather than held without bound.
+    if (end === 0 && safe > MAX_HELD) end = safe;
+    return end === 0 ? [] : this.giveOut(end);
+  }
+
+  flush(): string[] {
+    const pending = this.matcher.depth(this.node);
+    if (pending >= MIN_PART_LENGTH) this.mark(this.places[this.places.length - pending] as number, this.text.length);
+    return this.text === "" ? [] : this.giveOut(this.text.length);
+  }
+
+  /** Record a span to redact, merged with those it overlaps. */
+  private mark(begin: number, end: number): void {
+    this.onFound();
+    let start = begin;
+    while (this.spans.length > 0 && (this.spans[this.spans.length - 1] as [number, number])[1] >= start) {
+      start = Math.min(start, (this.spans.pop() as [number, number])[0]);
+    }
+    this.spans.push([start, end]);
+  }
+
+  /** The text up to `end`, redacted and split into lines; what is left starts at `end`. */
+  private giveOut(end: number): string[] {
+    let out = "";
+    let at = 0;
+    for (const [begin, stop] of this.spans) {
+      if (begin >= end) break;
+      const from = Math.max(0, begin);
+      if (from > at) out += this.text.slice(at, from);
+      // The redacted span keeps its line breaks, so the lines stay where they were.
+      const covered = this.text.slice(Math.max(at, from), Math.min(stop, end));
+      if (stop > at)
+        out += covered.includes("\n")
+          ? covered
+              .split("\n")
+              .map((part) => (part === "" ? "" : REDACTED))
+              .join("\n")
+          : REDACTED;
+      at = Math.max(at, Math.min(stop, end));
+    }
+    if (at < end) out += this.text.slice(at, end);
+    // Spans that reach past `end` go on in what is left; shift everything to the new start.
+    this.spans = this.spans.filter(([, stop]) => stop > end).map(([begin, stop]) => [begin - end, stop - end]);
+    this.places = this.places.map((place) => place - end);
+    this.text = this.text.slice(end);
+    const lines = out.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    return lines.map((line) => line.replace(/\r$/, ""));
+  }
 }
 
 /** Decode standard or URL-safe base64, padded or not; null when it is not valid base64 of UTF-8. */
@@ -142,13 +306,20 @@ class Matcher {
   private readonly fail: number[] = [0];
   /** Length of the longest form that is a suffix of the node's string (0: none). */
   private readonly output: Int32Array;
+  /** Length of the node's string: how many of the last characters read may still begin a match. */
+  private readonly depths: Int32Array;
+  /** Length of the longest form. */
+  readonly longest: number;
   /** state * 128 + ASCII code unit -> next state, with failure links folded in; null when too big. */
   private readonly table: Int32Array | null;
 
   constructor(forms: readonly string[]) {
     const output: number[] = [0];
+    const depths: number[] = [0];
+    let longest = 0;
     for (const form of forms) {
       let node = 0;
+      longest = Math.max(longest, form.length);
       for (let i = 0; i < form.length; i++) {
         const unit = form.charCodeAt(i);
         const edges = this.edges[node] as Map<number, number>;
@@ -158,12 +329,15 @@ class Matcher {
           this.edges.push(new Map());
           this.fail.push(0);
           output.push(0);
+          depths.push(i + 1);
           edges.set(unit, next);
         }
         node = next;
       }
       output[node] = Math.max(output[node] ?? 0, form.length);
     }
+    this.depths = Int32Array.from(depths);
+    this.longest = longest;
     // Breadth first, so a node's failure target (shallower) is complete before the node is used.
     const order: number[] = [0];
     for (let head = 0; head < order.length; head++) {
@@ -200,7 +374,18 @@ class Matcher {
     this.table = table;
   }
 
-  private step(node: number, unit: number): number {
+  /** Length of the longest form ending at this state (0: none). */
+  matchLength(node: number): number {
+    return this.output[node] as number;
+  }
+
+  /** How many of the last characters read are a start of some form. */
+  depth(node: number): number {
+    return this.depths[node] as number;
+  }
+
+  /** The state after reading one more UTF-16 code unit. */
+  step(node: number, unit: number): number {
     if (unit < 128 && this.table !== null) return this.table[node * 128 + unit] as number;
     let current = node;
     let next = (this.edges[current] as Map<number, number>).get(unit);
@@ -241,14 +426,24 @@ class Matcher {
   }
 }
 
-/** Redact every string (keys too) inside a JSON value; returns a new value and leaves the input alone. */
-export function redactJson(value: unknown, redactor: Redactor): unknown {
-  if (typeof value === "string") return redactor.text(value);
+/**
+ * Redact every string (keys too) inside a JSON value; returns a new value and leaves the input
+ * alone. `redacted` is told the JSON Pointer (of the redacted copy) of each string that changed.
+ */
+export function redactJson(value: unknown, redactor: Redactor, redacted?: (pointer: string) => void, at = ""): unknown {
+  if (typeof value === "string") {
+    const out = redactor.text(value);
+    if (out !== value) redacted?.(at);
+    return out;
+  }
   if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, redactor));
+  if (Array.isArray(value)) return value.map((item, index) => redactJson(item, redactor, redacted, `${at}/${index}`));
   const copy = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(value)) {
-    copy[redactor.text(key)] = redactJson((value as Record<string, unknown>)[key], redactor);
+    const name = redactor.text(key);
+    const pointer = `${at}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (name !== key) redacted?.(pointer);
+    copy[name] = redactJson((value as Record<string, unknown>)[key], redactor, redacted, pointer);
   }
   return Object.setPrototypeOf(copy, Object.prototype);
 }
