@@ -166,9 +166,10 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   } else if (runs.some((run) => run.snapshot.echoed !== undefined)) {
     // A lock is committed to git: never write one that would hold a secret a server echoed back
     // (nor "[redacted]" in its place, which would not be what the server serves).
-    const places = runs.flatMap((run) => (run.snapshot.echoed ?? []).map((place) => (run.job.label === "" ? place : `${run.job.label}: ${place}`)));
+    const places = runs.flatMap((run) => (run.snapshot.echoed?.places ?? []).map((place) => (run.job.label === "" ? place : `${run.job.label}: ${place}`)));
+    const more = runs.some((run) => run.snapshot.echoed?.more === true) ? " and more" : "";
     throw new SecretEchoError(
-      `refusing to write ${flags.lock}: a server echoed back a secret (a --header-env or config header value, the URL's query or user info, a --pass-env or config env value, or a value a config placeholder read) in ${places.join(", ")}; nothing was written`,
+      `refusing to write ${flags.lock}: a server echoed back a secret (a --header-env or config header value, the URL's query or user info, a --pass-env or config env value, or a value a config placeholder read) in ${places.join(", ")}${more}; nothing was written`,
     );
   } else {
     ({ exitCode, outcome } = await writeLock(runs, document, version, flags, output));

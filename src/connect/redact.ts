@@ -13,10 +13,10 @@ const MAX_PLACES = 5;
  * it, the instructions, serverInfo), so a lock can refuse saying where, never what.
  */
 export function redactSnapshot(snapshot: ServerSnapshot, redactor: Redactor): ServerSnapshot {
-  const echoed: string[] = [];
+  const echoed = { places: [] as string[], more: false };
   const note = (place: string) => {
-    if (echoed.length < MAX_PLACES) echoed.push(place);
-    else if (echoed.length === MAX_PLACES) echoed.push("and more");
+    if (echoed.places.length < MAX_PLACES) echoed.places.push(place);
+    else echoed.more = true;
   };
   const text = (value: string | null, place: string) => {
     if (value === null) return null;
@@ -44,6 +44,6 @@ export function redactSnapshot(snapshot: ServerSnapshot, redactor: Redactor): Se
     const items = snapshot[section];
     if (items !== undefined) redacted[section] = list(items, what, key);
   }
-  if (echoed.length > 0) redacted.echoed = echoed;
+  if (echoed.places.length > 0) redacted.echoed = echoed;
   return redacted;
 }

@@ -34,8 +34,8 @@ export interface ServerSnapshot {
   resourceTemplates?: JsonObject[];
   /** The client identity (`clientInfo`) the server was read as, when not mcp-lint's own. */
   readAs?: { name: string; version: string };
-  /** Where a secret the server echoed back was redacted (never the value); absent when none was. */
-  echoed?: string[];
+  /** Where a secret the server echoed back was redacted (never the value), the first few; absent when none was. */
+  echoed?: { places: string[]; more: boolean };
 }
 
 /** The kinds of definition besides tools that a lock can pin, with the field that names each. */
