@@ -2,17 +2,26 @@
 
 import { access, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { createTwoFilesPatch } from "diff";
 import { currentContext } from "../config/load.js";
 import { readConfigText } from "../config/readers/index.js";
 import type { ConfigServer } from "../config/types.js";
 import { KnownBadRefusal, McpLintError, UsageError } from "../errors.js";
 import { MAX_WRAP_SERVERS } from "../limits.js";
 import { readRequiredText, writeFileSafely } from "../lock/io.js";
-import { EntryEditError } from "../proxy/wrap/edit.js";
+import { EntryEditError, replaceEntryEdit, type Syntax } from "../proxy/wrap/edit.js";
 import { lockPathFor } from "../proxy/wrap/locks.js";
 import { HEADER_VARIABLE_PREFIX } from "../proxy/wrap/argv.js";
-import { type RemoteCandidate, type Skipped, type UnwrappedEntry, unwrapText, type WrapCandidate, wrapCandidates, wrapText } from "../proxy/wrap/plan.js";
+import {
+  configSecretValues,
+  type RemoteCandidate,
+  type Skipped,
+  type UnwrappedEntry,
+  unwrapText,
+  type WrapCandidate,
+  wrapCandidates,
+  wrapText,
+} from "../proxy/wrap/plan.js";
+import { previewPatch, type Span } from "../proxy/wrap/preview.js";
 import { makeRedactor } from "../text/redact.js";
 import { resolveTarget } from "../connect/target.js";
 import { neutralize } from "../text/neutralize.js";
@@ -92,9 +101,14 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       if (error instanceof EntryEditError) throw new McpLintError(`could not wrap ${shown} safely: ${error.message}; it was left unchanged`);
       throw error;
     }
-    // Header values move into the new entries; a dry run shows them as [redacted].
-    const secrets = makeRedactor(remotes.flatMap((candidate) => candidate.headers.map(([, value]) => value)));
-    await finish(path, text, result.text, flags.dryRun, output, (line) => secrets.text(line));
+    // A dry run shows the wrapped entries' changed lines only, with every env and header value of the
+    // file (header values move into the new remote entries) as [redacted].
+    const secrets = makeRedactor([
+      ...configSecretValues(text, path, document.servers),
+      ...remotes.flatMap((candidate) => candidate.headers.map(([, value]) => value)),
+    ]);
+    const edited = [...result.wrapped, ...result.wrappedRemote].map((choice) => choice.candidate.server);
+    await finish(path, text, result.text, flags.dryRun, output, { servers: edited, syntax: document.syntax, redact: (line) => secrets.text(line) });
     for (const choice of result.wrapped) {
       const fresh = unlocked.has(choice.candidate) && !choice.candidate.server.disabled ? (flags.dryRun ? ", to be written first" : ", written now") : "";
       output.out(`${flags.dryRun ? "would wrap" : "wrapped"} ${describe(choice.candidate.server)} (lock ${neutralize(choice.lock)}${fresh})\n`);
@@ -125,7 +139,13 @@ export async function runUnwrap(flags: UnwrapFlags, output: Output): Promise<num
       if (error instanceof EntryEditError) throw new McpLintError(`could not unwrap ${shown} safely: ${error.message}; it was left unchanged`);
       throw error;
     }
-    await finish(path, text, result.text, flags.dryRun, output);
+    const document = readConfigText(text, path);
+    const secrets = makeRedactor(configSecretValues(text, path, document.servers));
+    await finish(path, text, result.text, flags.dryRun, output, {
+      servers: result.unwrapped.map((entry) => entry.server),
+      syntax: document.syntax,
+      redact: (line) => secrets.text(line),
+    });
     for (const entry of result.unwrapped) output.out(`${flags.dryRun ? "would unwrap" : "unwrapped"} ${describe(entry.server)}\n`);
     for (const entry of result.skipped) output.out(`left ${describe(entry.server)} as it is: ${skipText(entry)}\n`);
     if (result.unwrapped.length === 0 && result.skipped.length === 0) output.out(`${shown}: nothing is wrapped\n`);
@@ -249,29 +269,35 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
   }
 }
 
+/** What a dry run shows: which entries were edited (to cut long lines to them), and the redaction. */
+interface Preview {
+  servers: readonly ConfigServer[];
+  syntax: Syntax;
+  redact: (text: string) => string;
+}
+
 /** Print the diff (dry run), or back the file up and write the new text. */
-async function finish(
-  path: string,
-  before: string,
-  after: string,
-  dryRun: boolean,
-  output: Output,
-  redact: (line: string) => string = (line) => line,
-): Promise<void> {
+async function finish(path: string, before: string, after: string, dryRun: boolean, output: Output, preview: Preview): Promise<void> {
   if (after === before) return;
   if (dryRun) {
-    // Only the changed lines: the rest of a config can hold values (tokens in env) that need not be shown.
-    const patch = createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 0 });
-    output.out(
-      patch
-        .split("\n")
-        .map((line) => neutralize(redact(line)))
-        .join("\n"),
-    );
+    output.out(previewPatch(path, before, after, { before: entrySpans(before, preview), after: entrySpans(after, preview) }, preview.redact));
     return;
   }
   await writeFileSafely(`${path}${BACKUP_SUFFIX}`, before);
   await writeFileSafely(path, after);
+}
+
+/** Where the edited entries sit in a JSON config (other syntaxes put each entry on lines of its own). */
+function entrySpans(text: string, preview: Preview): Span[] | null {
+  if (preview.syntax !== "json") return null;
+  try {
+    return preview.servers.map((server) => {
+      const { start, end } = replaceEntryEdit(text, server.at, "");
+      return { start, end };
+    });
+  } catch {
+    return null;
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

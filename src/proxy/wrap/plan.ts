@@ -303,6 +303,26 @@ function field(value: unknown, key: string): unknown {
   return isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
+/**
+ * The values written in a config's env and header fields, of every entry (wrapped or not): what a
+ * dry run must never print. A value that is only a placeholder (`${TOKEN}`) holds no secret itself.
+ */
+export function configSecretValues(text: string, path: string, servers: readonly ConfigServer[]): string[] {
+  const parsed = parseConfigText(text, path).value;
+  const values: string[] = [];
+  for (const server of servers) {
+    const entry = valueAt(parsed, server.at);
+    const command = field(entry, "command");
+    const maps = ["env", "envs", "headers", "http_headers"].map((key) => field(entry, key));
+    if (isObject(command)) maps.push(field(command, "env"));
+    for (const map of maps) {
+      if (!isObject(map)) continue;
+      for (const value of Object.values(map)) if (typeof value === "string" && !value.includes("${")) values.push(value);
+    }
+  }
+  return values;
+}
+
 /** Names of the variables an entry sets: `env` (Goose: `envs`; old Zed: `command.env`) and Codex's `env_vars`. */
 function envNames(entry: unknown): string[] {
   const names = new Set<string>();
