@@ -1,6 +1,6 @@
 /** The `wrap` and `unwrap` commands: put `mcp-lint proxy --lock` in front of every stdio server of client config files, locking each first, and take it out again. */
 
-import { access, mkdir } from "node:fs/promises";
+import { access, mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { currentContext } from "../config/load.js";
 import { readConfigText } from "../config/readers/index.js";
@@ -283,7 +283,9 @@ async function finish(path: string, before: string, after: string, dryRun: boole
     output.out(previewPatch(path, before, after, { before: entrySpans(before, preview), after: entrySpans(after, preview) }, preview.redact));
     return;
   }
-  await writeFileSafely(`${path}${BACKUP_SUFFIX}`, before);
+  // The backup holds what the config holds (env tokens too): no more readable than the config itself.
+  const { mode } = await stat(path);
+  await writeFileSafely(`${path}${BACKUP_SUFFIX}`, before, { mode: mode & 0o777 });
   await writeFileSafely(path, after);
 }
 

@@ -52,22 +52,23 @@ export async function preloadWriter(): Promise<void> {
 
 /** The writer used for every file mcp-lint writes; tests may swap it to simulate a crash. */
 export const fileWriter = {
-  write: async (path: string, text: string): Promise<void> => {
+  write: async (path: string, text: string, mode?: number): Promise<void> => {
     // Loaded on first write: --check runs never write and never pay for it.
     const { default: writeFileAtomic } = await import("write-file-atomic");
-    await writeFileAtomic(path, text, { encoding: "utf8" });
+    await writeFileAtomic(path, text, mode === undefined ? { encoding: "utf8" } : { encoding: "utf8", mode });
   },
 };
 
 /**
  * Write a file atomically: readers see the old bytes or the new ones, never half. A path that is a
  * symbolic link is refused: a committed link could otherwise aim a lock or report at any file the
- * user can write (write-file-atomic follows links to their target).
+ * user can write (write-file-atomic follows links to their target). `mode` sets the file's
+ * permissions (a copy of a private file stays private); otherwise an existing file keeps its own.
  */
-export async function writeFileSafely(path: string, text: string): Promise<void> {
+export async function writeFileSafely(path: string, text: string, options: { mode?: number } = {}): Promise<void> {
   await checkOutputPath(path);
   try {
-    await fileWriter.write(path, text);
+    await fileWriter.write(path, text, options.mode);
   } catch (error) {
     throw new InputFileError(`cannot write ${path}: ${errnoText(error)}`);
   }
