@@ -397,6 +397,8 @@ async function writeLock(
   output: Output,
 ): Promise<{ exitCode: number; outcome: string }> {
   let refusedAny = false;
+  // One refused server leaves the whole file as it was, byte for byte: a review is of all of it.
+  const refusedWhole = runs.some((run) => run.plan?.status === "refused");
   for (const run of runs) {
     const plan = run.plan as ServerPlan;
     const who = run.job.label === "" ? "" : ` for ${run.job.label}`;
@@ -413,7 +415,7 @@ async function writeLock(
       const changes = `${count} error-level change${count === 1 ? "" : "s"}`;
       output.err(
         plan.status === "partial"
-          ? `Updated the accepted changes in ${neutralize(flags.lock)}${who}; refusing ${changes}. Re-run with --accept after reviewing them.\n`
+          ? `${refusedWhole ? "Would update" : "Updated"} the accepted changes in ${neutralize(flags.lock)}${who}; refusing ${changes}. Re-run with --accept after reviewing them.\n`
           : `Refusing to ${verb} ${neutralize(flags.lock)}${who}: ${changes}. Re-run with --accept after reviewing them.\n`,
       );
       if (names.length > 0) output.err(`  Or accept them one tool at a time: ${names.map((name) => `--accept-tool ${showName(name)}`).join(" ")}\n`);
@@ -436,12 +438,15 @@ async function writeLock(
         ? null
         : { version: LOCKFILE_VERSION_SERVERS, servers: sortedServers(servers) };
   const before = document === null ? null : serializeLockDocument(document);
-  const text = next === null ? null : serializeLockDocument(next);
+  const text = next === null || refusedWhole ? null : serializeLockDocument(next);
   const written = text !== null && text !== before;
   if (written) await writeFileSafely(flags.lock, text);
   const toolCount = runs.reduce((sum, run) => sum + run.snapshot.tools.length, 0);
   const count = `${runs.length > 1 ? `${runs.length} servers, ` : ""}${toolCount} tool${toolCount === 1 ? "" : "s"}`;
   if (written) output.err(`${document === null ? "Wrote" : "Updated"} ${neutralize(flags.lock)} (${count})\n`);
+  else if (refusedWhole && runs.some((run) => run.plan?.status === "partial")) {
+    output.err(`Nothing was written to ${neutralize(flags.lock)}: a server was refused, so the accepted changes of the others wait for the same review.\n`);
+  }
   else if (!refusedAny) output.err(`Unchanged: ${neutralize(flags.lock)} (${count})\n`);
   const outcome = refusedAny ? (written ? "partial" : "refused") : written ? (document === null ? "created" : "updated") : "unchanged";
   return { exitCode: refusedAny ? 1 : 0, outcome };

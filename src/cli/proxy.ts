@@ -220,7 +220,7 @@ async function loadLock(path: string, server: string | null, target: Target): Pr
       `lock file ${path} does not exist; lock the server first (mcp-lint lock --lock ${shellQuote([path])} -- <server command>); the proxy serves nothing without it`,
     );
   }
-  return selectLock(parseLockDocument(parseJsonStrict(text, path), path), server, targetSha256(target), path);
+  return selectLock(parseLockDocument(parseJsonStrict(text, path), path), server, path);
 }
 
 async function loadDescriptions(path: string): Promise<Descriptions> {

@@ -76,8 +76,8 @@ export interface ServerPlan {
   entry: Lockfile | null;
   /**
    * created / updated / unchanged: written or already current. refused: error-level changes not
-   * accepted and nothing else to write, or duplicate names. partial: the accepted part was
-   * written, other error-level changes were refused.
+   * accepted, or duplicate names; nothing is written. partial: changes accepted by name
+   * (--accept-tool) were written, other error-level changes were refused.
    */
   status: "created" | "updated" | "unchanged" | "refused" | "partial";
   /** Error-level changes not accepted (they keep the locked definitions). */
@@ -142,7 +142,11 @@ export function planServer(snapshot: ServerSnapshot, previous: Lockfile | null, 
   if (blocked) {
     // A first lock is all or nothing: a lock without the refused tool would look complete.
     if (previous === null) return { ...base, entry: null, status: "refused" };
-    return { ...base, entry, status: sameLock(entry, previous) ? "refused" : "partial" };
+    // A refusal writes nothing, whatever else differs (a new launch path, a new version, warnings):
+    // only a change the user accepted by name (--accept-tool) is written beside a refused one.
+    const acceptedByName = changes.some((change) => change.tool !== null && options.acceptNames.has(change.tool));
+    if (!acceptedByName || sameLock(entry, previous)) return { ...base, entry: null, status: "refused" };
+    return { ...base, entry, status: "partial" };
   }
   return { ...base, entry, status: previous === null ? "created" : sameLock(entry, previous) ? "unchanged" : "updated" };
 }

@@ -17,6 +17,10 @@ export type ProxyEvent =
       ms: number;
     }
   | { event: "withheld"; tool: string; kinds: string[]; severity: string }
+  /** Server-level changes (name, version, launch command): reported, never a reason to withhold. */
+  | { event: "server_changed"; what: string[] }
+  /** The lock holds another server (another name and no tool in common): nothing is served. */
+  | { event: "another_server"; locked: string; live: string }
   | { event: "instructions_replaced"; served: "locked" | "none"; kinds: string[] }
   | { event: "call_refused"; tool: string; kinds: string[] }
   | { event: "read_failed"; trigger: "initialize" | "list_changed"; message: string }
@@ -69,6 +73,13 @@ export function eventLine(event: ProxyEvent, review: string): string {
       );
     case "withheld":
       return `mcp-lint proxy: withheld tool ${tool(event.tool)} (${event.severity}: ${kinds(event.kinds)}); review with: ${review}`;
+    case "server_changed":
+      return `mcp-lint proxy: the server changed since it was locked (${kinds(event.what)}); its tools are compared as usual`;
+    case "another_server":
+      return (
+        `mcp-lint proxy: the lock holds another server (${JSON.stringify(neutralize(event.locked))}; this one calls itself ${JSON.stringify(neutralize(event.live))} ` +
+        `and serves none of its tools): no tool and no instructions are served; lock this server first, after: ${review}`
+      );
     case "instructions_replaced":
       return `mcp-lint proxy: the server's instructions changed (${kinds(event.kinds)}); serving ${event.served === "locked" ? "the locked text" : "no instructions"} instead; review with: ${review}`;
     case "call_refused":
@@ -97,7 +108,7 @@ function instructionsWord(served: "as_sent" | "locked" | "none"): string {
 }
 
 /** Events after which the user has something to review: their audit records name the review command. */
-const REVIEWABLE = new Set<ProxyEvent["event"]>(["withheld", "instructions_replaced", "call_refused"]);
+const REVIEWABLE = new Set<ProxyEvent["event"]>(["withheld", "instructions_replaced", "call_refused", "another_server"]);
 
 /**
  * The audit record for an event: one JSON line with the time and the lock, server text neutralized.
@@ -109,6 +120,11 @@ export function auditLine(event: ProxyEvent, time: Date, lock: string | null, re
   if ("kinds" in event) record.kinds = event.kinds.map((kind) => neutralize(kind));
   if ("message" in event) record.message = neutralize(event.message);
   if ("method" in event) record.method = neutralize(event.method);
+  if ("what" in event) record.what = event.what.map((what) => neutralize(what));
+  if (event.event === "another_server") {
+    record.locked = neutralize(event.locked);
+    record.live = neutralize(event.live);
+  }
   if ("id" in event) record.id = shownId(event.id);
   if (lock !== null) record.lock = lock;
   if (review !== null && REVIEWABLE.has(event.event)) record.review = review;

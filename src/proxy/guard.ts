@@ -39,6 +39,38 @@ export interface GuardVerdict {
   instructions: InstructionsVerdict;
   /** Tools the server listed. */
   listed: number;
+  /** Set when the lock holds another server altogether; then nothing is served. */
+  anotherServer: AnotherServer | null;
+}
+
+/** Why a lock is taken to hold another server: the names it was recorded with and the live one. */
+export interface AnotherServer {
+  locked: string;
+  live: string;
+}
+
+/**
+ * A lock holds another server when the server calls itself by another name than the lock
+ * recorded AND serves no tool the lock holds. Either alone is an ordinary change (a renamed server
+ * keeps its tools; a server that replaced every tool kept its name), which the comparison reports
+ * tool by tool. A launch command that differs is never enough: moving a server or bumping its
+ * version pin must show what changed, not stop the server. A lock from a saved list, or a server
+ * that gives no name, has nothing to tell them apart by, so it is compared as usual.
+ */
+export function anotherServer(lock: Lockfile, snapshot: ServerSnapshot): AnotherServer | null {
+  const locked = lock.server.name;
+  const live = snapshot.name;
+  if (locked === null || live === null || locked === live) return null;
+  if (snapshot.tools.some((tool) => typeof tool.name === "string" && lock.tools.has(tool.name))) return null;
+  return { locked, live };
+}
+
+/** A server-level change in a few words for the proxy's log: `version "1.0.0" -> "1.1.0"`, `launch command`. */
+export function serverChangeText(change: Change): string {
+  const { reason, before, after } = change.args;
+  if (reason === "command") return "launch command";
+  const quoted = (value: unknown) => (value === undefined || value === null ? "(none)" : JSON.stringify(String(value)));
+  return `${String(reason)} ${quoted(before)} -> ${quoted(after)}`;
 }
 
 /** Error-level hidden text (S8) in each locked tool, as `S8 <kind>` entries; see prepareGuard. */
@@ -110,14 +142,18 @@ export function judge(lock: Lockfile, snapshot: ServerSnapshot, failOn: FailOn, 
     for (const kind of kinds) hold(name, "hidden_text", kind, "error");
   });
 
+  // Another server's lock approves nothing here: every tool is new to it (so already withheld),
+  // and its instructions are not this server's to serve.
+  const foreign = anotherServer(lock, snapshot);
   const tools = snapshot.tools.filter((tool) => !withheld.has(tool.name as string));
   return {
     changes,
     tools,
     served: new Set(tools.map((tool) => tool.name as string)),
     withheld,
-    instructions: decideInstructions(lock, snapshot, changes),
+    instructions: foreign === null ? decideInstructions(lock, snapshot, changes) : { text: null, served: "none", kinds: ["another_server"] },
     listed: snapshot.tools.length,
+    anotherServer: foreign,
   };
 }
 

@@ -5,12 +5,12 @@ import { LOCKFILE_VERSION, type LockDocument, type Lockfile } from "../lock/form
 
 /**
  * Pick the server's lock from a parsed lockfile: a v1 file holds one server; a v2 file holds
- * servers by name, and `name` chooses (or the only one, when there is one). A lock recorded for
- * another launch (its command hash differs from `commandSha256`) does not hold this server: the
- * proxy refuses it rather than judge one server by another's lock. A lock read from a saved list
- * has no command hash and is taken as given.
+ * servers by name, and `name` chooses (or the only one, when there is one). The lock is bound to
+ * the entry, not to the launch command's bytes: a new path or a bumped version pin is a
+ * `server_changed` the comparison reports, as `lock --check` does. Whether the lock holds another
+ * server altogether is decided once the server has answered (see `anotherServer` in guard.ts).
  */
-export function selectLock(document: LockDocument, name: string | null, commandSha256: string, source: string): Lockfile {
+export function selectLock(document: LockDocument, name: string | null, source: string): Lockfile {
   let lock: Lockfile;
   if (document.version === LOCKFILE_VERSION) {
     if (name !== null)
@@ -27,11 +27,6 @@ export function selectLock(document: LockDocument, name: string | null, commandS
     lock = [...document.servers.values()][0] as Lockfile;
   } else {
     throw new LockFormatError(`${source} holds ${document.servers.size} servers; name the one to enforce with --server NAME`);
-  }
-  if (lock.server.commandSha256 !== null && lock.server.commandSha256 !== commandSha256) {
-    throw new LockFormatError(
-      `${source} was written for another server: its launch command (or URL) differs from this one; lock this server first (mcp-lint lock --lock PATH -- <server command>)`,
-    );
   }
   return lock;
 }

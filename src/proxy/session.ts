@@ -23,7 +23,16 @@ import type { Lockfile } from "../lock/format.js";
 import { isJsonObject, type JsonObject, type ServerSnapshot } from "../lock/snapshot.js";
 import { type DropReason, logDrop, type ProxyEvent } from "./events.js";
 import { type FixOptions, fixCallResult, fixListResult, fixTools, hasOwnPaging, type PageRequest, prepareCall, toolError } from "./fixes/index.js";
-import { type GuardVerdict, judge, type LockedHiddenText, notListedCallText, prepareGuard, UNREAD_CALL_TEXT, withheldCallText } from "./guard.js";
+import {
+  type GuardVerdict,
+  judge,
+  type LockedHiddenText,
+  notListedCallText,
+  prepareGuard,
+  serverChangeText,
+  UNREAD_CALL_TEXT,
+  withheldCallText,
+} from "./guard.js";
 import { connectSideClient, SideChannel } from "./side-channel.js";
 
 /** What lock enforcement needs. */
@@ -538,6 +547,9 @@ export class ProxySession {
       instructions: verdict.instructions.served,
       ms,
     });
+    if (verdict.anotherServer !== null) report({ event: "another_server", ...verdict.anotherServer });
+    const serverChanges = verdict.changes.filter((change) => change.kind === "server_changed").map((change) => serverChangeText(change));
+    if (trigger === "initialize" && serverChanges.length > 0) report({ event: "server_changed", what: serverChanges });
     for (const entry of verdict.withheld.values()) report({ event: "withheld", tool: entry.tool, kinds: entry.kinds, severity: entry.severity });
     // Instructions reach the client only in the initialize answer; a later change is for the next session.
     if (trigger === "initialize" && verdict.instructions.served !== "as_sent") {

@@ -219,12 +219,9 @@ describe("a schema with 150,000 changed properties", () => {
     const before = writeJson(dir, "before.json", schema(false));
     expect((await runCli(["lock", "--from", before], { cwd: dir })).code).toBe(0);
     const after = writeJson(dir, "after.json", schema(true));
-    const start = performance.now();
     const result = await runCli(["lock", "--check", "--from", after], { cwd: dir });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
-    // About 4 s on an idle machine; generous for a shared one.
-    expect(performance.now() - start).toBeLessThan(60_000);
     expect(result.stdout).toContain("(structural diff not shown: a schema holds more than 20,000 values; each change is listed on its own)");
     expect(result.stdout.trimEnd().split("\n").pop()).toBe("150000 errors, 0 warnings, 0 info");
   });

@@ -27,16 +27,13 @@ afterEach(async () => {
 const sizeError = /larger than 32 MiB/;
 
 describe("big inputs over stdio", () => {
-  it("huge-output: a 50 MB message is refused at the 32 MiB cap, well within --timeout", async () => {
+  it("huge-output: a 50 MB message is refused at the 32 MiB cap, before --timeout", async () => {
     const dir = tempDir();
-    const started = Date.now();
     const result = await runCli(["lock", "--", node, fixture("huge-output.mjs")], { cwd: dir });
-    const elapsed = Date.now() - started;
     expect(result.code).toBe(2);
     expect(expectOneLineError(result.stderr)).toMatch(sizeError);
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
-    // Before: 16.8 s idle and 67 s on a busy 2-core machine (then a timeout instead of this error).
-    expect(elapsed).toBeLessThan(15_000);
+    // Before: 16.8 s idle and 67 s on a busy 2-core machine, then a timeout instead of this error.
   }, 60_000);
 
   it("a 16 MB list is read and locked within a 10 s --timeout", async () => {
@@ -87,10 +84,8 @@ describe("time bounds (connect API)", () => {
     const target = targets.resolveTarget({ command: [node, fixture("slow-pages.mjs"), "300"], url: null, headers: [], headerEnv: [], passEnv: [] }, {});
     if (target.kind !== "stdio") throw new Error("expected a stdio target");
     const { server } = launch.launchStdioServer(target);
-    const started = Date.now();
     const run = stdio.snapshotFromStdio(target, server, { timeoutMs: 5_000, deadlineMs: 2_000, clientVersion: "test", redactor: redact.makeRedactor([]) });
     await expect(run).rejects.toThrow(/did not finish within its overall deadline of 2 s \(stopped at tools\/list page \d+\); raise --deadline SECONDS/);
-    expect(Date.now() - started).toBeLessThan(5_000);
     const pid = server.transport.pid as number;
     expect(() => process.kill(pid, 0)).toThrow();
   });

@@ -171,7 +171,6 @@ describe("auth and headers", () => {
   for (const url of ["http://example.invalid/mcp", "http://10.255.255.1/mcp", "http://127.0.0.1.nip.io/mcp"]) {
     it(`--header-env over plain http:// to a non-local host is refused before connecting: ${url}`, async () => {
       const dir = tempDir();
-      const started = Date.now();
       const result = await runCli(["lock", "--timeout", "20", "--url", url, "--header-env", "Authorization=TOKEN_VAR"], {
         cwd: dir,
         env: authEnv,
@@ -181,7 +180,6 @@ describe("auth and headers", () => {
       expect(line).toMatch(/https/);
       expect(line).not.toMatch(/ENOTFOUND|getaddrinfo|fetch failed|ECONNREFUSED|time(d)?[ -]?out/i);
       expect(line).not.toContain(TOKEN);
-      expect(Date.now() - started).toBeLessThan(5_000);
     });
   }
 

@@ -268,12 +268,10 @@ describe("--url errors give the cause", () => {
     const address = silent.address();
     const port = typeof address === "object" && address !== null ? address.port : 0;
     try {
-      const started = Date.now();
       const result = await runCli(["lock", "--timeout", "1", "--url", `http://127.0.0.1:${port}/mcp`], { cwd: tempDir() });
       expect(result.code).toBe(2);
       const line = expectOneLineError(result.stderr);
       expect(line).toMatch(/no answer to initialize within 1 s; raise --timeout/);
-      expect(Date.now() - started).toBeLessThan(8_000);
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((done) => silent.close(done));

@@ -15,7 +15,6 @@ async function probeRun(probes: unknown[], timeout: string) {
   const dir = tempDir();
   const callLog = join(dir, "calls.log");
   const fixtures = writeJson(dir, "fixtures.json", { version: 1, probes });
-  const started = Date.now();
   // The folder in the server's argv finds its process from outside (inside its PID namespace its own pid is not the host's).
   const server = [...probeLaunch, dir];
   const result = await runCli(
@@ -28,12 +27,12 @@ async function probeRun(probes: unknown[], timeout: string) {
   const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as {
     probes: { tool: string; label: string | null; status: string; reason: string | null; latency_ms: number | null }[];
   };
-  return { result, report, log: readCallLog(callLog), seconds: (Date.now() - started) / 1000, dir };
+  return { result, report, log: readCallLog(callLog), dir };
 }
 
 describe("--probe-timeout", () => {
   it("cancels a hanging call with notifications/cancelled, records a timeout and reports the other probes", async () => {
-    const { result, report, log, seconds } = await probeRun(
+    const { result, report, log } = await probeRun(
       [{ tool: "list_ids", label: "before" }, { tool: "slow_export" }, { tool: "list_ids", label: "after" }],
       "1.5",
     );
@@ -49,11 +48,10 @@ describe("--probe-timeout", () => {
     );
     expect(log).toContainEqual({ cancelled: "slow_export", reason: "no answer within 1.5 s (--probe-timeout)" });
     expect(calls(log).map(([tool]) => tool)).toEqual(["list_ids", "slow_export", "list_ids"]);
-    expect(seconds).toBeLessThan(20);
   });
 
   it("stops a server that no longer answers, kills its process group and reports the rest as not run", async () => {
-    const { result, report, log, seconds, dir } = await probeRun(
+    const { result, report, log, dir } = await probeRun(
       [{ tool: "list_ids" }, { tool: "freeze" }, { tool: "list_ids", label: "after" }, { tool: "list_projects" }],
       "1",
     );
@@ -63,6 +61,5 @@ describe("--probe-timeout", () => {
     expect(result.stdout).toContain("2 called, 0 blocked, 0 skipped, 2 not run");
     expect(log.some((event) => event.started !== undefined)).toBe(true);
     expect(markedProcesses(dir)).toEqual([]);
-    expect(seconds).toBeLessThan(20);
   });
 });

@@ -1,9 +1,9 @@
 // The proxy fails closed: an unusable lock stops it before the server starts, and a list that
 // cannot be read whole is never served in part.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, startProxy, starts } from "../fixtures/servers/proxy/harness.js";
+import { connectProxy, fixture, repo, startProxy, starts } from "../fixtures/servers/proxy/harness.js";
 import { runCli, tempDir } from "./helpers.js";
 
 async function lockFor(dir: string, server: string[]): Promise<string> {
@@ -47,16 +47,6 @@ describe("proxy --lock fails closed before launching", () => {
     expect(starts(dir)).toBe(before);
   });
 
-  it("refuses a lock written for another server: exit 2, the server never started", async () => {
-    const dir = tempDir();
-    const lock = await lockFor(dir, [process.execPath, fixture("rug.mjs"), dir]);
-    const other = tempDir();
-    const result = await runCli(["proxy", "--lock", lock, "--", process.execPath, fixture("crash-list.mjs"), other], { cwd: dir });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("was written for another server: its launch command (or URL) differs from this one");
-    expect(starts(other)).toBe(0);
-  });
-
   it("refuses an --audit path that is a symbolic link before the server starts", async () => {
     const dir = tempDir();
     const server = [process.execPath, fixture("rug.mjs"), dir];
@@ -85,5 +75,45 @@ describe("proxy --lock never serves a partial list", () => {
     const stderr = proxied.stderr();
     expect(stderr).not.toContain("compared the server with the lock");
     expect(stderr.trim().split("\n").at(-1)).toMatch(/^mcp-lint: .*(exited with code 3|tools\/list failed)/);
+  });
+});
+
+describe("proxy --lock is bound to the server, not to its launch command's bytes", () => {
+  it("a server launched from another path is the same server: server_changed in the log, every tool served", async () => {
+    const dir = tempDir();
+    const lock = await lockFor(dir, [process.execPath, fixture("rug.mjs"), dir]);
+    // The same server from a copy elsewhere (as after a reinstall or a bumped version pin).
+    const moved = join(tempDir(), "moved-rug.mjs");
+    copyFileSync(fixture("rug.mjs"), moved);
+    symlinkSync(join(repo, "node_modules"), join(moved, "..", "node_modules"));
+    const running = await connectProxy(["--lock", lock, "--", process.execPath, moved, dir], { cwd: dir });
+    try {
+      const listed = await running.client.listTools();
+      expect(listed.tools.map((tool) => tool.name).sort()).toEqual(["get_time", "get_weather", "send_note"]);
+      const call = await running.client.callTool({ name: "get_time", arguments: {} });
+      expect(call.isError ?? false).toBe(false);
+      const stderr = running.stderr();
+      expect(stderr).toContain("mcp-lint proxy: the server changed since it was locked (launch command); its tools are compared as usual");
+      expect(stderr).toMatch(/3 tools listed, 3 served, 0 withheld, 1 change;/);
+      expect(stderr).not.toContain("withheld tool");
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("a lock of another server (another name, no tool in common) serves nothing and says so", async () => {
+    const dir = tempDir();
+    const lock = await lockFor(dir, [process.execPath, fixture("rug.mjs"), dir]);
+    const other = tempDir();
+    const running = await connectProxy(["--lock", lock, "--", process.execPath, fixture("crash-list.mjs"), other], { cwd: dir });
+    try {
+      expect((await running.client.listTools()).tools).toEqual([]);
+      expect(running.client.getInstructions()).toBeUndefined();
+      const stderr = running.stderr();
+      expect(stderr).toMatch(/mcp-lint proxy: the lock holds another server \("rug-fixture"; this one calls itself "crash-fixture" and serves none of its tools\): no tool and no instructions are served/);
+      expect(stderr).toMatch(/instructions withheld/);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { configJsonReport, renderConfigReport } from "../../../src/config/report
 import { knownBadLaunch, lintLaunch, loadKnownBad } from "../../../src/install/index.js";
 import { mayNameKnownBad } from "../../../src/install/prefilter.js";
 import { hasVariable, safeDisplay } from "../../../src/install/tokens.js";
+import { expectLinear } from "../../growth.js";
 
 const knownBad = loadKnownBad();
 
@@ -14,31 +15,6 @@ const SIZES = [200 * 1024, 2 * 1024 * 1024] as const;
 
 function repeat(unit: string, length: number): string {
   return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
-}
-
-function timed<T>(run: () => T): { value: T; ms: number } {
-  const start = performance.now();
-  const value = run();
-  return { value, ms: performance.now() - start };
-}
-
-/** The fastest of three runs, in ms: a busy machine only ever makes a run slower. */
-function fastest(run: () => unknown): number {
-  return Math.min(timed(run).ms, timed(run).ms, timed(run).ms);
-}
-
-/**
- * No wall-clock limit (a loaded machine must pass): the same work on a ten times larger input takes
- * about ten times as long when it is linear and about a hundred times when it is quadratic, so 40
- * tells them apart with room for noise. Tiny times are floored at 2 ms, where timer noise dominates.
- */
-function expectLinear(label: string, run: (size: number) => unknown, small: number): void {
-  const base = Math.max(
-    2,
-    fastest(() => run(small)),
-  );
-  const large = fastest(() => run(small * 10));
-  expect(large, `${label}: ${base.toFixed(1)} ms at ${small}, ${large.toFixed(1)} ms at ten times that`).toBeLessThan(40 * base);
 }
 
 // The shapes that were quadratic: a URL scheme retried from every letter, `${` rescanning to the

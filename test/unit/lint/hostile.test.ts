@@ -2,56 +2,57 @@
 import { describe, expect, it } from "vitest";
 import { TooManyFindingsError } from "../../../src/errors.js";
 import { lintServer, message } from "../../../src/lint/index.js";
+import { expectLinear } from "../../growth.js";
 
-const MB10 = 10 * 1024 * 1024;
-/** Generous: the suite shares two cores with other work. */
-const BOUND_MS = 10_000;
+const MB = 1024 * 1024;
 
-function timed<T>(run: () => T): { value: T; ms: number } {
-  const start = performance.now();
-  const value = run();
-  return { value, ms: performance.now() - start };
-}
+/** `unit` repeated to `size` characters (about). */
+const filled = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length));
 
 const tool = (description: string) => ({ name: "hostile_tool", description, inputSchema: { type: "object" } });
 
-describe("a 10 MB description finishes in seconds", () => {
-  const texts: [string, string][] = [
-    ["plain words", "word ".repeat(MB10 / 5)],
-    ["one 10 MB word (no regex may overflow on it)", "a".repeat(MB10)],
-    ["one 10 MB run of CJK", "漢".repeat(MB10 / 2)],
-    ["a hiding phrase repeated", "do not tell the user ".repeat(MB10 / 21)],
-    ["zero-width characters between letters", "a\u200b".repeat(MB10 / 2)],
-    ["TAG characters only", "\u{e0041}".repeat(MB10 / 4)],
-    ["unclosed HTML comment openers", "<!--".repeat(MB10 / 4)],
-    ["near-miss file names", ".en".repeat(MB10 / 3)],
-    ["credential names repeated", "cat ~/.ssh/id_rsa ".repeat(MB10 / 18)],
-    ["apostrophes and negations", "don't don't ".repeat(MB10 / 12)],
+describe("a multi-megabyte description: linear work, short messages", () => {
+  const units: [string, string][] = [
+    ["plain words", "word "],
+    ["one 5 MB word (no regex may overflow on it)", "a"],
+    ["one 5 MB run of CJK", "漢"],
+    ["a hiding phrase repeated", "do not tell the user "],
+    ["zero-width characters between letters", "a\u200b"],
+    ["TAG characters only", "\u{e0041}"],
+    ["unclosed HTML comment openers", "<!--"],
+    ["near-miss file names", ".en"],
+    ["credential names repeated", "cat ~/.ssh/id_rsa "],
+    ["apostrophes and negations", "don't don't "],
   ];
-  for (const [name, text] of texts) {
+  for (const [name, unit] of units) {
     it(name, () => {
-      const { value, ms } = timed(() => lintServer({ tools: [tool(text)], instructions: text }));
-      expect(ms).toBeLessThan(BOUND_MS);
+      const lint = (size: number) => lintServer({ tools: [tool(filled(unit, size))], instructions: filled(unit, size) });
+      // 512 KB and 5 MB in one run: ten times the text, about ten times the work.
+      const large = expectLinear(name, lint, MB / 2);
       // Messages stay short however long the text is.
-      for (const finding of value.findings) expect(message(finding).length).toBeLessThan(1_000);
+      for (const finding of large.findings) expect(message(finding).length).toBeLessThan(1_000);
     });
   }
 });
 
 describe("large and odd schemas", () => {
   it("a 100,000-property schema", () => {
-    const properties: Record<string, unknown> = {};
-    for (let index = 0; index < 100_000; index++) properties[`p${index}`] = { type: "string" };
-    const { value, ms } = timed(() => lintServer({ tools: [{ name: "wide", description: "d", inputSchema: { type: "object", properties } }] }));
-    expect(ms).toBeLessThan(BOUND_MS);
+    const wide = (count: number) => {
+      const properties: Record<string, unknown> = {};
+      for (let index = 0; index < count; index++) properties[`p${index}`] = { type: "string" };
+      return lintServer({ tools: [{ name: "wide", description: "d", inputSchema: { type: "object", properties } }] });
+    };
+    const value = expectLinear("properties", wide, 10_000);
     expect(value.findings.filter((finding) => finding.rule === "S3")).toHaveLength(100_000);
   });
 
   it("nesting far beyond 64 levels is walked to the limit and no further", () => {
-    let schema: unknown = { type: "string" };
-    for (let level = 0; level < 5_000; level++) schema = { type: "object", properties: { deeper: schema } };
-    const { value, ms } = timed(() => lintServer({ tools: [{ name: "deep", description: "d", inputSchema: schema }] }));
-    expect(ms).toBeLessThan(BOUND_MS);
+    const deep = (levels: number) => {
+      let schema: unknown = { type: "string" };
+      for (let level = 0; level < levels; level++) schema = { type: "object", properties: { deeper: schema } };
+      return lintServer({ tools: [{ name: "deep", description: "d", inputSchema: schema }] });
+    };
+    const value = expectLinear("nesting", deep, 500);
     const depths = value.findings.filter((finding) => finding.rule === "S3").map((finding) => (finding.path ?? "").split("/").length - 1);
     expect(Math.max(...depths)).toBeLessThanOrEqual(64);
   });
@@ -61,7 +62,7 @@ describe("large and odd schemas", () => {
     schema.properties = { self: schema, items: { type: "array", items: schema } };
     const looped: Record<string, unknown> = { name: "loop", description: "d", inputSchema: schema };
     looped._meta = { again: looped };
-    const { value } = timed(() => lintServer({ tools: [looped] }));
+    const value = lintServer({ tools: [looped] });
     expect(value.tools).toBe(1);
   });
 
