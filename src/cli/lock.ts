@@ -446,8 +446,7 @@ async function writeLock(
   if (written) output.err(`${document === null ? "Wrote" : "Updated"} ${neutralize(flags.lock)} (${count})\n`);
   else if (refusedWhole && runs.some((run) => run.plan?.status === "partial")) {
     output.err(`Nothing was written to ${neutralize(flags.lock)}: a server was refused, so the accepted changes of the others wait for the same review.\n`);
-  }
-  else if (!refusedAny) output.err(`Unchanged: ${neutralize(flags.lock)} (${count})\n`);
+  } else if (!refusedAny) output.err(`Unchanged: ${neutralize(flags.lock)} (${count})\n`);
   const outcome = refusedAny ? (written ? "partial" : "refused") : written ? (document === null ? "created" : "updated") : "unchanged";
   return { exitCode: refusedAny ? 1 : 0, outcome };
 }

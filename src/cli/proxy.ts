@@ -62,7 +62,7 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
   // Everything that can fail closed does so before the server starts.
   // Messages name the lock by its full path: the client starts the proxy in a folder of its choosing.
   const lockPath = flags.lock === null ? null : resolve(flags.lock);
-  const lock = lockPath === null ? null : await loadLock(lockPath, flags.server, target);
+  const lock = lockPath === null ? null : await loadLock(lockPath, flags.server);
   const descriptions = flags.descriptions === null ? null : await loadDescriptions(flags.descriptions);
   // A guard changes nothing it was not asked to: with --lock the fixes are off unless named.
   const fixes: FixOptions = { paging: flags.paging ?? !guarded, errors: flags.errors ?? !guarded, descriptions };
@@ -213,7 +213,7 @@ function serverGone(where: string, exit: ProcessGroupTransport["exit"], error: E
 }
 
 /** Read and select the lock; every way it can be unusable is an error before anything starts. */
-async function loadLock(path: string, server: string | null, target: Target): Promise<Lockfile> {
+async function loadLock(path: string, server: string | null): Promise<Lockfile> {
   const text = await readTextIfExists(path);
   if (text === null) {
     throw new InputFileError(

@@ -110,7 +110,9 @@ describe("proxy --lock is bound to the server, not to its launch command's bytes
       expect((await running.client.listTools()).tools).toEqual([]);
       expect(running.client.getInstructions()).toBeUndefined();
       const stderr = running.stderr();
-      expect(stderr).toMatch(/mcp-lint proxy: the lock holds another server \("rug-fixture"; this one calls itself "crash-fixture" and serves none of its tools\): no tool and no instructions are served/);
+      expect(stderr).toMatch(
+        /mcp-lint proxy: the lock holds another server \("rug-fixture"; this one calls itself "crash-fixture" and serves none of its tools\): no tool and no instructions are served/,
+      );
       expect(stderr).toMatch(/instructions withheld/);
     } finally {
       await running.close();
