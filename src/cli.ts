@@ -87,7 +87,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .usage("check-config [FILE...] [--fail-on LEVEL] [--min-severity LEVEL] [--json PATH] [--sarif PATH] [--known-bad FILE]")
     .option("--fail-on <level>", "Lowest severity that exits 1 (info, warning, error, never)", { default: "warning" })
     .option("--min-severity <level>", "Hide findings below this severity in the terminal report", { default: "info" })
-    .option("--json <path>", "Also write the findings as JSON to this file")
+    .option("--json <path>", "Also write the findings as JSON to this file (- for stdout; the report then goes to stderr)")
     .option("--sarif <path>", "Also write the findings as SARIF 2.1.0 to this file")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .example("mcp-lint check-config")
@@ -224,11 +224,12 @@ export async function main(args: readonly string[], output: Output): Promise<num
     });
   cli
     .command("wrap [...files]", "Put mcp-lint proxy --lock in front of every stdio server of client config files, locking each first")
-    .usage("wrap FILE... [--dry-run] [--include-remote] [--lock-dir DIR] [--installed] [--known-bad FILE]")
+    .usage("wrap FILE... [--dry-run] [--include-remote] [--lock-dir DIR] [--npx] [--known-bad FILE]")
     .option("--dry-run", "Print the changes as a diff; write nothing and start nothing")
     .option("--include-remote", "Also wrap remote (HTTP) servers")
     .option("--lock-dir <dir>", "Keep the locks here instead of next to each config (project) or in your config folder (user)")
-    .option("--installed", "Run the mcp-lint on the client's PATH instead of npx -y mcp-lint@<this version>")
+    .option("--npx", "Write npx -y mcp-lint@<this version> instead of this node and mcp-lint by path (refused unless that version is on your npm registry)")
+    .option("--installed", "This node and mcp-lint by absolute path (the default; works offline)")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .option("--timeout <seconds>", `Bound on each request while locking (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option("--startup-timeout <seconds>", `Bound on starting each server to lock it (default ${DEFAULT_STARTUP_SECONDS})`)
@@ -242,6 +243,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             dryRun: flag(options.dryRun, "--dry-run"),
             includeRemote: flag(options.includeRemote, "--include-remote"),
             lockDir: single(options.lockDir, "--lock-dir"),
+            npx: flag(options.npx, "--npx"),
             installed: flag(options.installed, "--installed"),
             knownBad: single(options.knownBad, "--known-bad"),
             ...bounds(options),

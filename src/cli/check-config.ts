@@ -1,7 +1,7 @@
 /** The `check-config` command: read MCP client configs, lint each local server's launch (I1), report, exit code. */
 
 import { lintServer } from "../config/lint.js";
-import { findDefaultConfigs, type LoadedConfig, loadConfigFile, readKnownBadText } from "../config/load.js";
+import { findDefaultConfigs, type LoadedConfig, loadConfigFile, readKnownBadText, searchedPlaces } from "../config/load.js";
 import { type CheckedFile, configExitCode, configJsonReport, renderConfigReport, type SkippedFile } from "../config/report.js";
 import { InputFileError, JsonInputError, McpLintError } from "../errors.js";
 import { loadKnownBad } from "../install/bad-list.js";
@@ -41,7 +41,9 @@ export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfi
   if (!named) {
     output.err(
       paths.length === 0
-        ? "No MCP client config found in the usual places; name a file: mcp-lint check-config FILE\n"
+        ? `No MCP client config found in the usual places; name a file: mcp-lint check-config FILE. Looked for:\n${searchedPlaces()
+            .map((place) => `  ${neutralize(place)}\n`)
+            .join("")}`
         : `Checking ${paths.length} config file${paths.length === 1 ? "" : "s"} found in the usual places:\n${paths.map((path) => `  ${neutralize(path)}\n`).join("")}`,
     );
   }
@@ -64,8 +66,12 @@ export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfi
     document,
     servers: document.servers.map((server) => ({ server, findings: lintServer(server, knownBad) })),
   }));
-  output.out(renderConfigReport(files, flags.minSeverity, skipped));
-  if (flags.json !== null) await writeFileSafely(flags.json, `${JSON.stringify(configJsonReport(files, skipped), null, 2)}\n`);
+  // `--json -`: the JSON on stdout, the report on stderr (as for lock, run and check).
+  const jsonToStdout = flags.json === "-";
+  (jsonToStdout ? output.err : output.out)(renderConfigReport(files, flags.minSeverity, skipped));
+  const json = `${JSON.stringify(configJsonReport(files, skipped), null, 2)}\n`;
+  if (jsonToStdout) output.out(json);
+  else if (flags.json !== null) await writeFileSafely(flags.json, json);
   if (flags.sarif !== null) {
     const servers = files.flatMap((file) =>
       file.servers.map(({ server, findings }) => ({ uri: artifactUri(file.file, process.cwd()), line: server.line, name: server.name, findings })),

@@ -37,15 +37,31 @@ export async function configJobs(
   }
   const chosen = only.length > 0 ? only.map((name) => names.get(name) as ConfigServer) : document.servers.filter((server) => !server.disabled);
   if (chosen.length === 0) throw new UsageError(`${neutralize(file)} lists no server to lock`);
-  // `${workspaceFolder}` is the project a `.vscode/mcp.json` belongs to, else the config's own folder.
+  return chosen.map((server) => entryJob(file, parsed, server, env, launchOptions));
+}
+
+/**
+ * One entry as the client launches it: argv, env and headers with every placeholder resolved
+ * (`wrap` locks each entry this way too, so the first proxied session serves what the client's
+ * launch serves). A placeholder that cannot be resolved throws a UsageError naming it.
+ */
+export function entryJob(
+  file: string,
+  parsed: unknown,
+  server: ConfigServer,
+  env: Readonly<Record<string, string | undefined>>,
+  launchOptions: { pidNamespace?: boolean } = {},
+): LockJob {
+  const label = `server ${JSON.stringify(neutralize(server.name))}`;
+  const where = `${neutralize(file)}: ${label}`;
+  if (server.problem !== null) throw new UsageError(`${where}: the entry cannot be read (${server.problem.reason.replaceAll("_", " ")})`);
+  const launch = entryLaunch(server, rawEntry(parsed, server), { env, workspaceFolder: workspaceFolderOf(file) }, where);
+  const target = resolveConfigTarget(launch, env, where, launchOptions);
+  return { key: server.name, label, target, launch: launch.argv ?? [] };
+}
+
+/** What `${workspaceFolder}` means: the project a `.vscode/mcp.json` belongs to, else the config's own folder. */
+function workspaceFolderOf(file: string): string {
   const folder = dirname(resolvePath(file));
-  const workspaceFolder = basename(folder) === ".vscode" ? dirname(folder) : folder;
-  return chosen.map((server) => {
-    const label = `server ${JSON.stringify(neutralize(server.name))}`;
-    const where = `${neutralize(file)}: ${label}`;
-    if (server.problem !== null) throw new UsageError(`${where}: the entry cannot be read (${server.problem.reason.replaceAll("_", " ")})`);
-    const launch = entryLaunch(server, rawEntry(parsed, server), { env, workspaceFolder }, where);
-    const target = resolveConfigTarget(launch, env, where, launchOptions);
-    return { key: server.name, label, target, launch: launch.argv ?? [] };
-  });
+  return basename(folder) === ".vscode" ? dirname(folder) : folder;
 }

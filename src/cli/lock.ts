@@ -51,6 +51,8 @@ export interface LockFlags extends SourceFlags {
   reason?: string | null;
   /** `--as-client NAME/VERSION` (repeatable). */
   asClients?: string[];
+  /** A server prepared by the caller instead of the command line's source (`wrap` locks a config entry as the client launches it, into a v1 lock). */
+  job?: LockJob;
 }
 
 /** Everything one server's part of the run produced. */
@@ -80,16 +82,19 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const ignoreRequests = ignoreTexts.map((text) => parseIgnore(text, config !== null));
   const acceptNames = acceptTools.map((text) => scopedName(text, config !== null));
 
-  const single = config === null ? resolveSource(flags, "mcp-lint lock") : null;
+  const prepared = flags.job ?? null;
+  const single = config === null && prepared === null ? resolveSource(flags, "mcp-lint lock") : null;
   const jsonToStdout = flags.json === "-";
   // Output paths are checked first: a refusal after the servers ran would waste the run.
   if (!flags.check) await checkOutputPath(flags.lock);
   if (flags.json !== null && !jsonToStdout) await checkOutputPath(flags.json);
   if (flags.sarif != null) await checkOutputPath(flags.sarif);
   const jobs: LockJob[] =
-    config === null
-      ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
-      : await (await import("./lock-config.js")).configJobs(config, servers, process.env, flags.pidNamespace === false ? { pidNamespace: false } : {});
+    prepared !== null
+      ? [{ ...prepared, key: null, label: "" }]
+      : config === null
+        ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
+        : await (await import("./lock-config.js")).configJobs(config, servers, process.env, flags.pidNamespace === false ? { pidNamespace: false } : {});
   const live = jobs.some((job) => job.target !== null);
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
   // the verdict depends on is loaded before any starts. A known-bad launch is refused first of all.

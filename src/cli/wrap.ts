@@ -2,15 +2,17 @@
 
 import { access, mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { currentContext } from "../config/load.js";
 import { readConfigText } from "../config/readers/index.js";
+import { parseConfigText } from "../config/readers/syntax.js";
 import type { ConfigServer } from "../config/types.js";
-import { KnownBadRefusal, McpLintError, UsageError } from "../errors.js";
+import { InputFileError, KnownBadRefusal, McpLintError, UsageError } from "../errors.js";
 import { MAX_WRAP_SERVERS } from "../limits.js";
-import { readRequiredText, writeFileSafely } from "../lock/io.js";
+import { type ReadFile, readBytesIfExists, readRequiredBytes, writeFileSafely } from "../lock/io.js";
 import { EntryEditError, replaceEntryEdit, type Syntax } from "../proxy/wrap/edit.js";
 import { lockPathFor } from "../proxy/wrap/locks.js";
-import { HEADER_VARIABLE_PREFIX } from "../proxy/wrap/argv.js";
+import { HEADER_VARIABLE_PREFIX, type Launcher } from "../proxy/wrap/argv.js";
 import {
   configSecretValues,
   type RemoteCandidate,
@@ -22,10 +24,12 @@ import {
   wrapText,
 } from "../proxy/wrap/plan.js";
 import { previewPatch, type Span } from "../proxy/wrap/preview.js";
+import { requirePublished } from "../proxy/wrap/published.js";
 import { makeRedactor } from "../text/redact.js";
 import { resolveTarget } from "../connect/target.js";
 import { neutralize } from "../text/neutralize.js";
 import { runLock } from "./lock.js";
+import type { LockJob } from "./lock-jobs.js";
 import { lintOwnLaunch, type Output } from "./source.js";
 
 /** Flags of `mcp-lint wrap`. */
@@ -34,7 +38,9 @@ export interface WrapFlags {
   dryRun: boolean;
   includeRemote: boolean;
   lockDir: string | null;
-  /** Run the `mcp-lint` on the client's PATH instead of `npx -y mcp-lint@<version>`. */
+  /** `--npx`: write `npx -y mcp-lint@<version>` (only once that version is published) instead of this node and CLI by path. */
+  npx: boolean;
+  /** `--installed`: the default (this node and CLI by path), said out loud. */
   installed: boolean;
   knownBad: string | null;
   timeoutMs: number;
@@ -60,12 +66,17 @@ export const BACKUP_SUFFIX = ".mcp-lint.bak";
  */
 export async function runWrap(flags: WrapFlags, output: Output): Promise<number> {
   if (flags.files.length === 0) throw new UsageError("name the config files to wrap (mcp-lint check-config lists the ones it finds)");
+  if (flags.npx && flags.installed) throw new UsageError("--npx and --installed choose different launchers; give one");
+  // The default runs this very mcp-lint: no download at each start, and nobody else's package.
+  const launcher: Launcher = flags.npx ? { kind: "npx" } : { kind: "node", node: process.execPath, cli: fileURLToPath(new URL("../cli.js", import.meta.url)) };
+  if (flags.npx) await requirePublished(flags.version);
   const context = currentContext();
   let exitCode = 0;
   for (const file of flags.files) {
     const path = resolve(file);
     const shown = neutralize(path);
-    const text = await readRequiredText(path, "config file");
+    const read = await readRequiredBytes(path, "config file");
+    const text = read.text;
     const document = readConfigText(text, path);
     if (document.notes.includes("not_recognised")) throw new UsageError(`${shown} is not a client config file mcp-lint can read`);
     const { candidates, remotes, skipped } = wrapCandidates(text, path, document, flags.includeRemote);
@@ -92,11 +103,14 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       }
       return { chosen, unlockedNow };
     };
-    const { chosen: choices, unlockedNow: unlocked } = await lockEach(candidates, ensureLock);
+    const parsed = parseConfigText(text, path).value;
+    const { chosen: choices, unlockedNow: unlocked } = await lockEach(candidates, (candidate, lock, flags, output) =>
+      ensureLock(candidate, lock, flags, output, path, parsed),
+    );
     const { chosen: remoteChoices, unlockedNow: unlockedRemote } = await lockEach(remotes, ensureRemoteLock);
     let result: ReturnType<typeof wrapText>;
     try {
-      result = wrapText(text, path, document.syntax, choices, flags.version, flags.installed ? "installed" : "npx", remoteChoices);
+      result = wrapText(text, path, document.syntax, choices, flags.version, launcher, remoteChoices);
     } catch (error) {
       if (error instanceof EntryEditError) throw new McpLintError(`could not wrap ${shown} safely: ${error.message}; it was left unchanged`);
       throw error;
@@ -108,7 +122,7 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       ...remotes.flatMap((candidate) => candidate.headers.map(([, value]) => value)),
     ]);
     const edited = [...result.wrapped, ...result.wrappedRemote].map((choice) => choice.candidate.server);
-    await finish(path, text, result.text, flags.dryRun, output, { servers: edited, syntax: document.syntax, redact: (line) => secrets.text(line) });
+    await finish(path, read, result.text, flags.dryRun, output, { servers: edited, syntax: document.syntax, redact: (line) => secrets.text(line) });
     for (const choice of result.wrapped) {
       const fresh = unlocked.has(choice.candidate) && !choice.candidate.server.disabled ? (flags.dryRun ? ", to be written first" : ", written now") : "";
       output.out(`${flags.dryRun ? "would wrap" : "wrapped"} ${describe(choice.candidate.server)} (lock ${neutralize(choice.lock)}${fresh})\n`);
@@ -131,7 +145,8 @@ export async function runUnwrap(flags: UnwrapFlags, output: Output): Promise<num
   for (const file of flags.files) {
     const path = resolve(file);
     const shown = neutralize(path);
-    const text = await readRequiredText(path, "config file");
+    const read = await readRequiredBytes(path, "config file");
+    const text = read.text;
     let result: { text: string; unwrapped: UnwrappedEntry[]; skipped: Skipped[] };
     try {
       result = unwrapText(text, path);
@@ -141,7 +156,7 @@ export async function runUnwrap(flags: UnwrapFlags, output: Output): Promise<num
     }
     const document = readConfigText(text, path);
     const secrets = makeRedactor(configSecretValues(text, path, document.servers));
-    await finish(path, text, result.text, flags.dryRun, output, {
+    await finish(path, read, result.text, flags.dryRun, output, {
       servers: result.unwrapped.map((entry) => entry.server),
       syntax: document.syntax,
       redact: (line) => secrets.text(line),
@@ -158,7 +173,14 @@ export async function runUnwrap(flags: UnwrapFlags, output: Output): Promise<num
  * Make sure a server has a lock: an existing one is kept (and judged by the proxy at each start);
  * a missing one is written by `lock`. Null when the server can be wrapped; otherwise why not.
  */
-async function ensureLock(candidate: WrapCandidate, lock: string, flags: WrapFlags, output: Output): Promise<Skipped | null> {
+async function ensureLock(
+  candidate: WrapCandidate,
+  lock: string,
+  flags: WrapFlags,
+  output: Output,
+  configPath: string,
+  parsed: unknown,
+): Promise<Skipped | null> {
   const server = candidate.server;
   // A known-bad release is never wrapped (a dry run says so too): remove it from the config instead.
   try {
@@ -169,11 +191,17 @@ async function ensureLock(candidate: WrapCandidate, lock: string, flags: WrapFla
     throw error;
   }
   if (await exists(lock)) return null;
-  if (candidate.variables) {
+  // Locked as the client launches it: its env, and every placeholder (in args too) resolved from
+  // this environment as the client resolves it, so the first proxied session serves every tool.
+  let job: LockJob;
+  try {
+    job = (await import("./lock-config.js")).entryJob(configPath, parsed, server, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
     return {
       server,
       reason: "variables",
-      detail: `its launch uses client variables (\${...}) that the client fills in at start, so a lock written here would not match; lock the launch as the client runs it (mcp-lint lock --lock ${neutralize(lock)} -- <command with the variables filled in>), then wrap again`,
+      detail: `it cannot be launched here as the client would launch it (${neutralize(error.message.replace(/^.*?: server "[^"]*": /, ""))}); set that in this shell and wrap again, so the lock records what the client's launch serves`,
     };
   }
   // A disabled server is wrapped without starting it; the proxy refuses to start it until it is locked.
@@ -181,7 +209,7 @@ async function ensureLock(candidate: WrapCandidate, lock: string, flags: WrapFla
   await mkdir(dirname(lock), { recursive: true });
   output.err(`mcp-lint: locking ${describe(server)} (${neutralize(lock)})\n`);
   try {
-    return await lockWith(server, lock, flags, output, { command: candidate.argv, url: null, headerEnv: [] });
+    return await lockWith(server, lock, flags, output, { command: job.launch, url: null, headerEnv: [], job });
   } catch (error) {
     if (error instanceof KnownBadRefusal) return { server, reason: "not_editable", detail: "it launches a known-bad release (see above)" };
     throw error;
@@ -197,7 +225,7 @@ async function lockWith(
   lock: string,
   flags: WrapFlags,
   output: Output,
-  source: { command: string[]; url: string | null; headerEnv: string[] },
+  source: { command: string[]; url: string | null; headerEnv: string[]; job?: LockJob },
 ): Promise<Skipped | null> {
   const sub: Output = { out: output.err, err: output.err };
   try {
@@ -276,17 +304,29 @@ interface Preview {
   redact: (text: string) => string;
 }
 
-/** Print the diff (dry run), or back the file up and write the new text. */
-async function finish(path: string, before: string, after: string, dryRun: boolean, output: Output, preview: Preview): Promise<void> {
+/**
+ * Print the diff (dry run), or back the file up and write the new text. The file is read again
+ * first: a client that saved it while servers were being locked (VS Code rewrites its settings on
+ * its own) must not lose that edit, so a changed file is refused and left as it is. The backup
+ * holds the bytes that were read; a byte order mark the file began with is written back.
+ */
+async function finish(path: string, read: ReadFile, after: string, dryRun: boolean, output: Output, preview: Preview): Promise<void> {
+  const before = read.text;
   if (after === before) return;
   if (dryRun) {
     output.out(previewPatch(path, before, after, { before: entrySpans(before, preview), after: entrySpans(after, preview) }, preview.redact));
     return;
   }
+  const now = await readBytesIfExists(path);
+  if (now === null || !now.bytes.equals(read.bytes)) {
+    throw new InputFileError(
+      `${neutralize(path)} changed while mcp-lint was working on it (another program saved it); it was left as that program wrote it and nothing was written: run the command again`,
+    );
+  }
   // The backup holds what the config holds (env tokens too): no more readable than the config itself.
   const { mode } = await stat(path);
-  await writeFileSafely(`${path}${BACKUP_SUFFIX}`, before, { mode: mode & 0o777 });
-  await writeFileSafely(path, after);
+  await writeFileSafely(`${path}${BACKUP_SUFFIX}`, read.bytes, { mode: mode & 0o777 });
+  await writeFileSafely(path, read.bom ? `\uFEFF${after}` : after, { mode: mode & 0o777 });
 }
 
 /** Where the edited entries sit in a JSON config (other syntaxes put each entry on lines of its own). */

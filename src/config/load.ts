@@ -41,6 +41,14 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
+/** Where discovery looks, for a message: each file, or a folder with a star for the names it tries. */
+export function searchedPlaces(context: LocationContext = currentContext()): string[] {
+  const places = configCandidates(context).map((candidate) =>
+    "path" in candidate ? candidate.path : join(candidate.dir, candidate.tail === "" ? "*" : join("*", candidate.tail)),
+  );
+  return [...new Set(places)];
+}
+
 /** The usual config files that exist, in search order, without duplicates. */
 export async function findDefaultConfigs(context: LocationContext = currentContext()): Promise<string[]> {
   const found: string[] = [];

@@ -11,6 +11,20 @@ export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 /** Read a file as strict UTF-8 text, or null when it does not exist. */
 export async function readTextIfExists(path: string): Promise<string | null> {
+  const read = await readBytesIfExists(path);
+  return read === null ? null : read.text;
+}
+
+/** A file's bytes as read, and its text (strict UTF-8, one leading BOM removed). */
+export interface ReadFile {
+  bytes: Buffer;
+  text: string;
+  /** The file began with a UTF-8 byte order mark (removed from `text`). */
+  bom: boolean;
+}
+
+/** Read a file's bytes and text, or null when it does not exist; the same checks as readTextIfExists. */
+export async function readBytesIfExists(path: string): Promise<ReadFile | null> {
   let size: number;
   try {
     const info = await stat(path);
@@ -25,7 +39,8 @@ export async function readTextIfExists(path: string): Promise<string | null> {
     throw new InputFileError(`${path} is ${Math.round(size / 1048576)} MiB; files over ${MAX_INPUT_BYTES / 1048576} MiB are refused`);
   }
   try {
-    return decodeUtf8Strict(await readFile(path), path);
+    const bytes = await readFile(path);
+    return { bytes, text: decodeUtf8Strict(bytes, path), bom: bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf };
   } catch (error) {
     if (isErrno(error, "ENOENT")) return null;
     if (error instanceof Error && !("code" in error)) throw error;
@@ -40,6 +55,13 @@ export async function readRequiredText(path: string, what: string): Promise<stri
   return text;
 }
 
+/** readBytesIfExists for a file that must exist. */
+export async function readRequiredBytes(path: string, what: string): Promise<ReadFile> {
+  const read = await readBytesIfExists(path);
+  if (read === null) throw new InputFileError(`${what} ${path} does not exist`);
+  return read;
+}
+
 /** Read and strictly parse a JSON file that must exist. */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   return parseJsonStrict(await readRequiredText(path, what), path);
@@ -52,7 +74,7 @@ export async function preloadWriter(): Promise<void> {
 
 /** The writer used for every file mcp-lint writes; tests may swap it to simulate a crash. */
 export const fileWriter = {
-  write: async (path: string, text: string, mode?: number): Promise<void> => {
+  write: async (path: string, text: string | Buffer, mode?: number): Promise<void> => {
     // Loaded on first write: --check runs never write and never pay for it.
     const { default: writeFileAtomic } = await import("write-file-atomic");
     await writeFileAtomic(path, text, mode === undefined ? { encoding: "utf8" } : { encoding: "utf8", mode });
@@ -65,7 +87,7 @@ export const fileWriter = {
  * user can write (write-file-atomic follows links to their target). `mode` sets the file's
  * permissions (a copy of a private file stays private); otherwise an existing file keeps its own.
  */
-export async function writeFileSafely(path: string, text: string, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileSafely(path: string, text: string | Buffer, options: { mode?: number } = {}): Promise<void> {
   await checkOutputPath(path);
   try {
     await fileWriter.write(path, text, options.mode);

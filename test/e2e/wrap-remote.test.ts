@@ -2,10 +2,10 @@
 // header values moved into the entry's env; launched as the client would, the proxy reaches the
 // server over Streamable HTTP under the lock; unwrap restores the entry byte for byte.
 import { readFileSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHttpFixture, stopAllHttpFixtures } from "../fixtures/servers/live/harness.js";
-import { connectProxy, fakeNpx, version } from "../fixtures/servers/proxy/harness.js";
+import { cliPath, connectProxy } from "../fixtures/servers/proxy/harness.js";
 import { runCli, tempDir } from "./helpers.js";
 
 afterEach(stopAllHttpFixtures);
@@ -35,16 +35,12 @@ describe.skipIf(process.platform === "win32")("wrap --include-remote", () => {
       }
     ).mcpServers.weather;
     expect(entry.type).toBe("stdio");
-    expect(entry.args).toEqual(["-y", `mcp-lint@${version}`, "proxy", "--header-env", "Authorization=MCP_LINT_HEADER_1", "--lock", lock, "--url", server.url]);
+    expect(entry.command).toBe(process.execPath);
+    expect(entry.args).toEqual([cliPath, "proxy", "--header-env", "Authorization=MCP_LINT_HEADER_1", "--lock", lock, "--url", server.url]);
     expect(entry.env.MCP_LINT_HEADER_1).toBe(`Bearer ${token}`);
 
     // Launched as the client does: the entry's command and args, with its env.
-    const bin = fakeNpx(dir);
-    const proxied = await connectProxy([], {
-      cwd: dir,
-      argv: [entry.command, ...entry.args],
-      env: { ...entry.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` },
-    });
+    const proxied = await connectProxy([], { cwd: dir, argv: [entry.command, ...entry.args], env: entry.env });
     expect((await proxied.client.listTools()).tools.map((tool) => tool.name)).toEqual(["get_weather", "get_time"]);
     expect(await proxied.close()).toBe(0);
     expect(proxied.stderr()).toContain("2 tools listed, 2 served, 0 withheld");

@@ -1,19 +1,21 @@
-/** What a wrapped server runs: `npx -y mcp-lint@<version> proxy [flags] -- <original command and args>`, and how to recognise and undo it. Pure. */
+/** What a wrapped server runs: `<node> <mcp-lint's cli.js> proxy [flags] -- <original command and args>` (or `npx -y mcp-lint@<version> proxy ...`), and how to recognise and undo it. Pure. */
 
 /**
- * How a wrapped entry starts mcp-lint: `npx -y mcp-lint@<version>` (the package spec pins this
- * mcp-lint's version), or `installed`: the `mcp-lint` on the client's PATH.
+ * How a wrapped entry starts mcp-lint. `node`: the node and the CLI file that ran `wrap`, by
+ * absolute path (the default: it works offline and runs exactly the mcp-lint that locked the
+ * server). `npx`: `npx -y mcp-lint@<version>`, which `wrap --npx` writes only once that exact
+ * version is on the registry. `path`: the `mcp-lint` on the client's PATH (recognised when unwrapping).
  */
-export type Launcher = "npx" | "installed";
+export type Launcher = { kind: "node"; node: string; cli: string } | { kind: "npx" } | { kind: "path" };
 
 /** The command a wrapped entry runs. */
 export function launcherCommand(launcher: Launcher): string {
-  return launcher === "npx" ? "npx" : "mcp-lint";
+  return launcher.kind === "node" ? launcher.node : launcher.kind === "npx" ? "npx" : "mcp-lint";
 }
 
 /** The launcher's own args, before `proxy`. */
 function launcherArgs(version: string, launcher: Launcher): string[] {
-  return launcher === "npx" ? ["-y", `mcp-lint@${version}`] : [];
+  return launcher.kind === "node" ? [launcher.cli] : launcher.kind === "npx" ? ["-y", `mcp-lint@${version}`] : [];
 }
 
 /** How one entry is wrapped. */
@@ -56,7 +58,7 @@ export interface Unwrapped {
 
 /**
  * Recognise an argv that runs mcp-lint's proxy (wrapped by `wrap`, or by hand): a launcher
- * (`npx`, `pnpm dlx`, `bunx`, or `mcp-lint` itself) running the mcp-lint package with `proxy`,
+ * (node with mcp-lint's dist/cli.js, `npx`, `pnpm dlx`, `bunx`, or `mcp-lint` itself) running the proxy,
  * then `--` and the server. Null for any other argv, so nothing is wrapped twice.
  */
 export function unwrapArgv(argv: readonly string[]): Unwrapped | null {
@@ -67,7 +69,11 @@ export function unwrapArgv(argv: readonly string[]): Unwrapped | null {
       ?.replace(/\.(cmd|exe)$/i, "")
       .toLowerCase() ?? "";
   let at = 1;
-  if (command === "npx" || command === "bunx" || command === "pnpx") {
+  if (command === "node" || command === "nodejs") {
+    // The default launcher: node and mcp-lint's CLI file by path (<package>/dist/cli.js).
+    if (!/(^|[\\/])dist[\\/]cli\.js$/.test(argv[1] ?? "")) return null;
+    at = 2;
+  } else if (command === "npx" || command === "bunx" || command === "pnpx") {
     while (at < argv.length && /^(-y|--yes|--quiet|-q)$/.test(argv[at] as string)) at++;
     if (!/^mcp-lint(@[^\s]+)?$/.test(argv[at] ?? "")) return null;
     at++;
