@@ -24,6 +24,7 @@ import {
   wrapText,
 } from "../proxy/wrap/plan.js";
 import { previewPatch, type Span } from "../proxy/wrap/preview.js";
+import { loginStatus } from "../proxy/wrap/login.js";
 import { requirePublished } from "../proxy/wrap/published.js";
 import { makeRedactor } from "../text/redact.js";
 import { resolveTarget } from "../connect/target.js";
@@ -273,6 +274,17 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
     if (error instanceof UsageError)
       return { server, reason: "not_editable", detail: `the proxy could not connect to it as written: ${neutralize(error.message)}` };
     throw error;
+  }
+  if (![candidate.url, ...Object.values(values)].some((value) => value.includes("${"))) {
+    // A server behind a login (OAuth) would stop working behind a proxy that cannot log in.
+    const status = await loginStatus(candidate.url, candidate.headers);
+    if (status !== null) {
+      return {
+        server,
+        reason: "not_editable",
+        detail: `it needs a login (the server answered HTTP ${status}), and the proxy cannot log in to a server yet (an OAuth login), so wrapping it would stop it working; left for the client to connect to directly`,
+      };
+    }
   }
   if (await exists(lock)) return null;
   if ([candidate.url, ...Object.values(values)].some((value) => value.includes("${"))) {

@@ -145,6 +145,8 @@ function networkCause(error: unknown, url: URL): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
+    // The SDK's HTTP errors carry the status as a number.
+    if (code === 401 || code === 403) return authorizationText(code);
     if (typeof code === "string") {
       const text = describeCode(code, current.message, url);
       if (text !== null) return text;
@@ -158,6 +160,14 @@ function networkCause(error: unknown, url: URL): string | null {
     current = (current as { cause?: unknown }).cause ?? inner;
   }
   return null;
+}
+
+/** Why a server refused the connection for want of a login or token; `wrap` leaves such entries alone too. */
+export function authorizationText(status: number): string {
+  return (
+    `the server answered HTTP ${status}: it needs a login or a token that was not given (an OAuth login, which mcp-lint cannot do yet, ` +
+    "or a token: pass it in a header with --header-env Authorization=VAR)"
+  );
 }
 
 function describeCode(code: string, message: string, url: URL): string | null {

@@ -50,3 +50,29 @@ describe.skipIf(process.platform === "win32")("wrap --include-remote", () => {
     expect(readFileSync(config, "utf8")).toBe(original);
   });
 });
+
+describe.skipIf(process.platform === "win32")("wrap --include-remote and a server behind a login (issue 21 item 7)", () => {
+  it("leaves an entry the server turns away (HTTP 401) as it is, with one line saying why, and wraps the one that has its token", async () => {
+    const token = "tok-remote-login-77aa1c";
+    const server = await startHttpFixture(["--auth", token]);
+    const dir = tempDir();
+    const config = join(dir, ".mcp.json");
+    const entries = {
+      mcpServers: {
+        login: { type: "http", url: server.url },
+        keyed: { type: "http", url: server.url, headers: { Authorization: `Bearer ${token}` } },
+      },
+    };
+    writeFileSync(config, `${JSON.stringify(entries, null, 2)}\n`);
+    const locks = join(dir, "locks");
+    const wrapped = await runCli(["wrap", config, "--include-remote", "--lock-dir", locks], { cwd: dir });
+    expect(wrapped.code).toBe(1);
+    expect(wrapped.stdout).toContain(
+      'left server "login" as it is: it needs a login (the server answered HTTP 401), and the proxy cannot log in to a server yet (an OAuth login), so wrapping it would stop it working; left for the client to connect to directly\n',
+    );
+    expect(wrapped.stdout).toContain('wrapped remote server "keyed"');
+    const after = JSON.parse(readFileSync(config, "utf8")) as { mcpServers: Record<string, unknown> };
+    expect(after.mcpServers.login).toEqual(entries.mcpServers.login);
+    expect(wrapped.stdout + wrapped.stderr).not.toContain(token);
+  });
+});
