@@ -3,6 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
+import { didYouMean } from "./cli/suggest.js";
 import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
 import type { FailOn } from "./lock/engine.js";
 import type { Output } from "./cli/source.js";
@@ -283,13 +284,17 @@ export async function main(args: readonly string[], output: Output): Promise<num
       cli.outputHelp();
       throw new UsageError("no command given; run mcp-lint help to list the commands");
     }
-    throw new UsageError(`unknown command ${JSON.stringify(name)}; see mcp-lint --help`);
+    const commands = cli.commands.map((command) => command.name.split(" ")[0] as string).filter((command) => command !== "");
+    throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name, commands)}; see mcp-lint --help`);
   }
+  const matched = cli.matchedCommand;
   try {
     cli.runMatchedCommand();
   } catch (error) {
     if (error instanceof McpLintError) throw error;
-    throw new UsageError(`${cacMessage(error)}; see mcp-lint --help`);
+    throw new UsageError(
+      `${explainCacError(cacMessage(error), matched.name.split(" ")[0] as string, [...matched.options, ...cli.globalCommand.options])}; see mcp-lint --help`,
+    );
   }
   return task === null ? 0 : await task;
 }
@@ -366,6 +371,37 @@ function glueStdoutJson(argv: readonly string[]): string[] {
     }
   }
   return out;
+}
+
+/** Commands that launch a server after `--`. */
+const LAUNCHING = new Set(["lock", "run", "proxy", "init-fixtures"]);
+
+/**
+ * cac's own words, made useful: an unknown option gets the closest known one, and arguments left
+ * over (a server command without `--` in front of it) are named with the fix.
+ */
+function explainCacError(message: string, command: string, options: readonly { names: string[] }[]): string {
+  const unknown = /^Unknown option (\S+)$/.exec(message);
+  if (unknown !== null) {
+    // cac reports --pass-evn as --passEvn; show it as typed.
+    const word = kebab(unknown[1] as string);
+    const known = options.flatMap((option) => option.names).map((name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`));
+    return `unknown option ${word}${didYouMean(word, [...new Set(known)])}`;
+  }
+  const unused = /^Unused args: (.*)$/.exec(message);
+  if (unused !== null) {
+    const args = unused[1] as string;
+    if (LAUNCHING.has(command)) {
+      const first = args.split(", ")[0] ?? "";
+      return `unexpected arguments ${args}: a server's command goes after --, as in mcp-lint ${command} -- ${first}${args.includes(", ") ? " ..." : ""}`;
+    }
+    return `unexpected arguments ${args}`;
+  }
+  return message;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
 function cacMessage(error: unknown): string {

@@ -56,6 +56,12 @@ export interface UnwrapFlags {
   dryRun: boolean;
 }
 
+/**
+ * Entries left alone with nothing for the user to fix: they do not make `wrap` exit 1. Every other
+ * reason (a lock refused, a placeholder this shell cannot fill, an entry it cannot read or split) does.
+ */
+const NOTHING_TO_DO = new Set<Skipped["reason"]>(["already_wrapped", "remote", "not_launched"]);
+
 /** The suffix of the copy of a config file written before each edit. */
 export const BACKUP_SUFFIX = ".mcp-lint.bak";
 
@@ -63,7 +69,8 @@ export const BACKUP_SUFFIX = ".mcp-lint.bak";
  * Wrap every stdio server of each file. A server without a lock is locked first (install lint's
  * known-bad refusal and S8 apply, as for `lock`); one that cannot be locked is left as it is.
  * Returns 0 when every server was wrapped or had nothing to wrap, 1 when a server was left
- * unwrapped because it could not be locked, 2 (thrown) for a file that cannot be read or edited.
+ * unwrapped for a reason the user can fix (see NOTHING_TO_DO), 2 (thrown) for a file that cannot
+ * be read or edited.
  */
 export async function runWrap(flags: WrapFlags, output: Output): Promise<number> {
   if (flags.files.length === 0) throw new UsageError("name the config files to wrap (mcp-lint check-config lists the ones it finds)");
@@ -134,7 +141,7 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       output.out(`${flags.dryRun ? "would wrap" : "wrapped"} remote ${describe(choice.candidate.server)} (lock ${neutralize(choice.lock)}${fresh})\n`);
     }
     for (const entry of [...skipped, ...result.skipped]) output.out(`left ${describe(entry.server)} as it is: ${skipText(entry)}\n`);
-    if (result.skipped.length > 0) exitCode = Math.max(exitCode, 1);
+    if ([...skipped, ...result.skipped].some((entry) => !NOTHING_TO_DO.has(entry.reason))) exitCode = Math.max(exitCode, 1);
   }
   return exitCode;
 }

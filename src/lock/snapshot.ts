@@ -155,6 +155,11 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
   if (Array.isArray(parsed)) {
     tools = parsed;
   } else if (isJsonObject(parsed)) {
+    if (ownField(parsed, "lockfile_version") !== undefined) {
+      throw new ToolListError(
+        `${source} is an mcp-lint lock, not a tools/list result; to compare a server with it, run mcp-lint lock --check --lock ${source} -- <server command> (or --from a saved tools/list)`,
+      );
+    }
     const result = ownField(parsed, "result");
     if (ownField(parsed, "jsonrpc") !== undefined || (isJsonObject(result) && !Object.hasOwn(parsed, "tools"))) {
       if (ownField(parsed, "error") !== undefined) {

@@ -264,7 +264,7 @@ describe("user errors: one line on stderr, exit 2", () => {
       /mcp-lint\.lock: duplicate key "lockfile_version"/,
     ],
     ["bad --fail-on", () => ["lock", "--check", "--from", "x.json", "--fail-on", "loud"], /--fail-on must be one of/],
-    ["unknown flag", () => ["lock", "--bogus"], /Unknown option --bogus/],
+    ["unknown flag", () => ["lock", "--bogus"], /unknown option --bogus/],
     // Stdout stays empty: a typo before any command prints one line, not the whole help.
     ["unknown flag without a command", () => ["--bogus=1"], /^mcp-lint: unknown option --bogus; see mcp-lint --help\n$/],
     // Refused before anything is read or printed (stdout empty), not after the report.

@@ -86,7 +86,7 @@ describe("run --probe output", () => {
   });
 
   it.each([
-    [["check", "tools.json", "--probe", "f.json"], /^mcp-lint: Unknown option --probe; see mcp-lint --help\n$/],
+    [["check", "tools.json", "--probe", "f.json"], /^mcp-lint: unknown option --probe( \(did you mean [^)]*\))?; see mcp-lint --help\n$/],
     [["run", "--include-responses", "--", "node", "x.mjs"], /^mcp-lint: --include-responses needs --probe FIXTURES or --error-probes\n$/],
     [["run", "--error-probes", "--probe-timeout", "0", "--", "node", "x.mjs"], /^mcp-lint: --probe-timeout takes seconds between 0 and 86400, not "0"\n$/],
     [["run", "--probe", "missing.json", "--", "node", "x.mjs"], /^mcp-lint: --probe fixtures file missing\.json does not exist\n$/],
