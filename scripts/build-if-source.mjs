@@ -9,7 +9,7 @@
 // install script for tarball and git installs), so installing it runs nothing and npm's
 // install-scripts check has nothing to report. The repository's .npmrc (foreground-scripts=false)
 // keeps npm's script banners off `npm pack`'s stdout, which must be only the tarball name; tsc
-// prints nothing on success and its errors go to stderr. A dist/ newer than every input is kept
+// and esbuild print nothing on success and their errors go to stderr. A dist/ newer than every input is kept
 // (pre-commit packs right after installing, so the second build is skipped).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -41,7 +41,9 @@ function upToDate() {
 if (existsSync(`${root}src/cli.ts`) && !upToDate()) {
   if (existsSync(tsc)) {
     const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: ["ignore", 2, 2] });
-    process.exitCode = result.status ?? 1;
+    // Then the CLI is bundled into one file (scripts/bundle.mjs), as npm run build does.
+    const bundled = result.status === 0 ? spawnSync(process.execPath, [`${root}scripts/bundle.mjs`], { cwd: root, stdio: ["ignore", 2, 2] }) : result;
+    process.exitCode = bundled.status ?? 1;
   } else if (!existsSync(`${root}dist/cli.js`)) {
     process.stderr.write("mcp-lint: cannot build dist/: TypeScript is not installed; run npm ci (with dev dependencies) first\n");
     process.exitCode = 1;

@@ -1,7 +1,7 @@
 /** The `wrap` and `unwrap` commands: put `mcp-lint proxy --lock` in front of every stdio server of client config files, locking each first, and take it out again. */
 
 import { access, mkdir, stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { currentContext } from "../config/load.js";
 import { readConfigText } from "../config/readers/index.js";
@@ -76,7 +76,7 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
   if (flags.files.length === 0) throw new UsageError("name the config files to wrap (mcp-lint check-config lists the ones it finds)");
   if (flags.npx && flags.installed) throw new UsageError("--npx and --installed choose different launchers; give one");
   // The default runs this very mcp-lint: no download at each start, and nobody else's package.
-  const launcher: Launcher = flags.npx ? { kind: "npx" } : { kind: "node", node: process.execPath, cli: fileURLToPath(new URL("../cli.js", import.meta.url)) };
+  const launcher: Launcher = flags.npx ? { kind: "npx" } : { kind: "node", node: process.execPath, cli: thisCli() };
   if (flags.npx) await requirePublished(flags.version);
   const context = currentContext();
   let exitCode = 0;
@@ -359,6 +359,12 @@ function entrySpans(text: string, preview: Preview): Span[] | null {
   } catch {
     return null;
   }
+}
+
+/** This mcp-lint's CLI file: the bundle itself (dist/cli.js), or the file beside this module's folder when run unbundled. */
+function thisCli(): string {
+  const here = fileURLToPath(import.meta.url);
+  return basename(here) === "cli.js" ? here : fileURLToPath(new URL("../cli.js", import.meta.url));
 }
 
 async function exists(path: string): Promise<boolean> {
