@@ -6,10 +6,7 @@ import { isJsonObject, type JsonObject } from "../json/value.js";
 import { patternMatches } from "./regex.js";
 
 /** What a check concluded: valid, invalid (ajv's errors, and a pattern RE2 could not run), or no answer. */
-export type InstanceCheck =
-  | { ok: true }
-  | { ok: false; errors: ErrorObject[]; unchecked: string | null }
-  | { ok: "unusable"; detail: string };
+export type InstanceCheck = { ok: true } | { ok: false; errors: ErrorObject[]; unchecked: string | null } | { ok: "unusable"; detail: string };
 
 // Patterns in a schema come from the server under test, and a crafted one can make a backtracking
 // engine run for minutes. ajv takes a RegExp engine as an option: this one runs every pattern on
