@@ -82,6 +82,11 @@ describe("structuredContent", () => {
       expect(textOf(paged)).toContain(`[mcp-lint paging: structuredContent withheld: the tool's output schema does not accept a page of it (${reason}`);
       expect(JSON.stringify(paged).length).toBeLessThanOrEqual(PAGE_CHARS + OVERHEAD);
     }
+    // A schema the page does satisfy keeps it: a pattern RE2 can run on a short page (values up to 1,024 characters).
+    const pattern = { type: "object", properties: { content: { type: "string", pattern: "^line 3\\n" } }, required: ["content"] } as const;
+    const short = pageResult(duplicated, { offset: 2, limit: 2 }, pattern);
+    expect(structuredOf(short)).toEqual({ content: "line 3\nline 4\n[showing lines 3-4 of 20000; pass offset=4 for more]" });
+    expect(short.isError).toBeUndefined();
     // Without an output schema nothing requires structuredContent: withheld or paged, never an error.
     expect(pageResult(duplicated, none).isError).toBeUndefined();
   });
