@@ -77,8 +77,10 @@ export function withPagingParameters(tool: JsonObject): JsonObject {
  */
 export function takePagingArguments(args: unknown): { args: unknown; request: PageRequest } | { error: string } {
   if (!isJsonObject(args)) return { args, request: { offset: null, limit: null } };
-  const rest: JsonObject = {};
-  for (const key of Object.keys(args)) if (key !== "offset" && key !== "limit") rest[key] = args[key];
+  // Spread and delete keep an own `__proto__` argument as data (assignment would set the prototype and drop it).
+  const rest: JsonObject = { ...args };
+  delete rest.offset;
+  delete rest.limit;
   const offset = wholeNumber(ownField(args, "offset"), 0);
   const limit = wholeNumber(ownField(args, "limit"), 1);
   if (offset === "invalid") return { error: "mcp-lint paging: offset must be a whole number of lines, 0 or more" };

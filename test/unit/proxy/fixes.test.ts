@@ -60,6 +60,9 @@ describe("paging", () => {
     });
     expect(prepareCall({ name: "read", arguments: { limit: 0 } }, all, false)).toHaveProperty("error");
     expect(prepareCall(params, all, true)).toEqual({ params, paging: null });
+    // An own `__proto__` argument reaches the server as sent, not as the arguments' prototype.
+    const proto = prepareCall({ name: "read", arguments: JSON.parse('{"__proto__": {"x": 1}, "offset": 5}') as unknown }, all, false);
+    expect(JSON.stringify(proto)).toBe('{"params":{"name":"read","arguments":{"__proto__":{"x":1}}},"paging":{"offset":5,"limit":null}}');
     expect(prepareCall(params, NO_FIXES, false)).toEqual({ params, paging: null });
   });
 
