@@ -22,7 +22,17 @@ import type { FailOn } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
 import { isJsonObject, type JsonObject, type ServerSnapshot } from "../lock/snapshot.js";
 import { type DropReason, logDrop, type ProxyEvent } from "./events.js";
-import { type FixOptions, fixCallResult, fixListResult, fixTools, hasOwnPaging, type PageRequest, prepareCall, toolError } from "./fixes/index.js";
+import {
+  type FixOptions,
+  fixCallResult,
+  fixListResult,
+  fixTools,
+  hasOwnPaging,
+  outputSchemaOf,
+  type PageRequest,
+  prepareCall,
+  toolError,
+} from "./fixes/index.js";
 import {
   type GuardVerdict,
   judge,
@@ -66,7 +76,11 @@ export interface ProxyOptions {
 export type ProxyEnd = { by: "client" } | { by: "server"; error: Error | null } | { by: "failed"; error: Error };
 
 /** A client request forwarded to the server, waiting for its one answer. */
-type Pending = { method: "initialize" } | { method: "tools/list" } | { method: "tools/call"; paging: PageRequest | null } | { method: "other" };
+type Pending =
+  | { method: "initialize" }
+  | { method: "tools/list" }
+  | { method: "tools/call"; paging: PageRequest | null; outputSchema: JsonObject | null }
+  | { method: "other" };
 
 const LIST_CHANGED = "notifications/tools/list_changed";
 
@@ -128,8 +142,8 @@ export class ProxySession {
   private listChanged: JSONRPCNotification | null = null;
   private verdict: GuardVerdict | null = null;
   private readFailure: string | null = null;
-  /** Tools seen in the last list (fix-only mode): name to "has its own paging". */
-  private readonly toolPaging = new Map<string, boolean>();
+  /** Tools seen in the lists so far (fix-only mode), by name: whether each pages itself, and its output schema. */
+  private readonly listedTools = new Map<string, JsonObject>();
   private side: SideChannel | null = null;
   private sideClient: Client | null = null;
   /** Error-level hidden text of each locked tool, scanned while the server starts. */
@@ -310,22 +324,22 @@ export class ProxySession {
     const params = isJsonObject(request.params) ? request.params : {};
     const name = typeof params.name === "string" ? params.name : "";
     const guard = this.options.guard;
-    let pagesItself = this.toolPaging.get(name) ?? false;
+    let tool = this.listedTools.get(name);
     if (guard !== null) {
       const refusal = this.refusal(name);
       if (refusal !== null) {
         void this.toClient({ jsonrpc: "2.0", id: request.id, result: toolError(refusal) });
         return;
       }
-      const tool = this.verdict?.tools.find((served) => served.name === name);
-      pagesItself = tool !== undefined && hasOwnPaging(tool);
+      tool = this.verdict?.tools.find((served) => served.name === name);
     }
-    const prepared = prepareCall(params, this.options.fixes, pagesItself);
+    const prepared = prepareCall(params, this.options.fixes, tool !== undefined && hasOwnPaging(tool));
     if ("error" in prepared) {
       void this.toClient({ jsonrpc: "2.0", id: request.id, result: toolError(prepared.error) });
       return;
     }
-    this.pending.set(request.id, { method: "tools/call", paging: prepared.paging });
+    // A page must still fit the tool's output schema; a tool the client called without listing it has none known.
+    this.pending.set(request.id, { method: "tools/call", paging: prepared.paging, outputSchema: outputSchemaOf(tool) });
     this.toServer(prepared.params === params ? request : { ...request, params: prepared.params });
   }
 
@@ -425,12 +439,12 @@ export class ProxySession {
     }
     if (pending.method === "tools/list") {
       const tools = Array.isArray(result.tools) ? result.tools : [];
-      for (const tool of tools) if (isJsonObject(tool) && typeof tool.name === "string") this.toolPaging.set(tool.name, hasOwnPaging(tool));
+      for (const tool of tools) if (isJsonObject(tool) && typeof tool.name === "string") this.listedTools.set(tool.name, tool);
       void this.toClient({ ...message, result: fixListResult(result, this.options.fixes) });
       return;
     }
     if (pending.paging === null && !this.options.fixes.errors) void this.toClient(message);
-    else void this.toClient({ ...message, result: fixCallResult(result, this.options.fixes, pending.paging) });
+    else void this.toClient({ ...message, result: fixCallResult(result, this.options.fixes, pending.paging, pending.outputSchema) });
   }
 
   /**

@@ -7,7 +7,7 @@ import { type PageRequest, pageResult, takePagingArguments, withPagingParameters
 
 export { type Descriptions, parseDescriptions } from "./descriptions.js";
 export { looksLikeError } from "./errors.js";
-export { hasOwnPaging, PAGE_CHARS, PAGE_TOKENS, type PageRequest, pageResult } from "./paging.js";
+export { hasOwnPaging, outputSchemaOf, PAGE_CHARS, PAGE_TOKENS, type PageRequest, pageResult } from "./paging.js";
 
 /** Which fixes are on. */
 export interface FixOptions {
@@ -57,12 +57,15 @@ export function prepareCall(params: JsonObject, fixes: FixOptions, pagesItself: 
   return { params: next, paging: taken.request };
 }
 
-/** A tools/call result after the fixes: paged (when `paging` is set), then flagged as an error when it reads as one. */
-export function fixCallResult(result: JsonObject, fixes: FixOptions, paging: PageRequest | null): JsonObject {
+/**
+ * A tools/call result after the fixes: flagged as an error when it reads as one, then paged (when
+ * `paging` is set) on every surface, `structuredContent` checked against the tool's `outputSchema`.
+ */
+export function fixCallResult(result: JsonObject, fixes: FixOptions, paging: PageRequest | null, outputSchema: JsonObject | null = null): JsonObject {
   let fixed = result;
   // Errors are judged on the whole text, before a page could cut an error message in two.
   if (fixes.errors) fixed = flagErrorResult(fixed);
-  if (paging !== null) fixed = pageResult(fixed, paging);
+  if (paging !== null) fixed = pageResult(fixed, paging, outputSchema);
   return fixed;
 }
 

@@ -36,7 +36,7 @@ describe("paging", () => {
     expect(textOf(pageResult(big, { offset: 9000, limit: null }))).toBe("[offset 9000 is past the end: the result has 8000 lines]");
   });
 
-  it("joins text blocks, keeps other content in place, and splits a line longer than a page", () => {
+  it("joins text blocks, keeps other content in place, and splits a line longer than half a page", () => {
     const mixed = {
       content: [
         { type: "image", data: "AAAA", mimeType: "image/png" },
@@ -48,7 +48,8 @@ describe("paging", () => {
     const content = page.content as JsonObject[];
     expect(content).toHaveLength(2);
     expect(content[0]).toEqual({ type: "image", data: "AAAA", mimeType: "image/png" });
-    expect(content[1]?.text).toMatch(/^a+\n\[showing lines 1-1 of 4; pass offset=1 for more\]$/);
+    // 20,000 characters are six pieces of at most half a page (a piece fits even when a page goes out twice), then "tail".
+    expect(content[1]?.text).toMatch(/^a{3880}\na{3880}\n\[showing lines 1-2 of 7; pass offset=2 for more\]$/);
   });
 
   it("takes offset and limit out of the arguments (numeric strings too), refuses bad values, and leaves a tool's own alone", () => {
@@ -59,6 +60,9 @@ describe("paging", () => {
     });
     expect(prepareCall({ name: "read", arguments: { limit: 0 } }, all, false)).toHaveProperty("error");
     expect(prepareCall(params, all, true)).toEqual({ params, paging: null });
+    // An own `__proto__` argument reaches the server as sent, not as the arguments' prototype.
+    const proto = prepareCall({ name: "read", arguments: JSON.parse('{"__proto__": {"x": 1}, "offset": 5}') as unknown }, all, false);
+    expect(JSON.stringify(proto)).toBe('{"params":{"name":"read","arguments":{"__proto__":{"x":1}}},"paging":{"offset":5,"limit":null}}');
     expect(prepareCall(params, NO_FIXES, false)).toEqual({ params, paging: null });
   });
 
