@@ -8,7 +8,8 @@ import { ownField } from "../lock/snapshot.js";
 import { changeMessage, editCount } from "./messages.js";
 import { capDisplay, neutralize, neutralizeLines } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
-import { type DiffStyle, diffDisplayLines, textSegments } from "./text-diff.js";
+import { type DiffStyle, diffDisplayLines, isRewrite, textSegments } from "./text-diff.js";
+import { sameness, splitRepeated } from "./repeated.js";
 import { maxOf, pushAll } from "../arrays.js";
 
 /** Everything the report shows. */
@@ -73,7 +74,8 @@ const INDENT_DETAIL = " ".repeat(13);
 /** Render the whole report. Server text is neutralized; colour and wrapping follow `style`. */
 export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_STYLE): string {
   const lines: string[] = [headerLine(input), ""];
-  const groups = groupByTool(input);
+  const { repeated, rest } = splitRepeated(input.changes);
+  const groups = groupByTool({ ...input, changes: rest });
   const severity = (level: Severity | "note", width: number) => {
     const text = pad(level, width);
     return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
@@ -83,10 +85,34 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     pushAll(lines, overviewLines(input.changes, severity));
     lines.push("");
   }
-  const diffStyle: DiffStyle = {
+  const diffStyle: TerminalDiffStyle = {
     removed: (text) => paint(style, "red", `[-${text}-]`),
     inserted: (text) => paint(style, "green", `{+${text}+}`),
+    removedLine: (text) => paint(style, "red", text),
+    insertedLine: (text) => paint(style, "green", text),
   };
+  // The same edit to many tools is read once, with the names it applies to.
+  // Changes repeated in the very same names are one block.
+  const byNames = new Map<string, { subject: string; names: string[]; changes: Change[] }>();
+  for (const group of repeated) {
+    const subject = group.change.subject ?? "tool";
+    const key = JSON.stringify([subject, group.names]);
+    const entry = byNames.get(key) ?? { subject, names: group.names, changes: [] };
+    entry.changes.push(group.change);
+    byNames.set(key, entry);
+  }
+  for (const { subject, names, changes } of byNames.values()) {
+    lines.push(paint(style, "bold", `${names.length} ${subject}s: ${namesList(names)}`));
+    for (const change of changes) {
+      const { headline, block } = changeLines(change, diffStyle);
+      lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
+      pushAll(
+        lines,
+        block.map((line) => `${INDENT_DETAIL}${line}`),
+      );
+    }
+    lines.push("");
+  }
   for (const [key, changes] of groups) {
     const tool = key === null ? null : nameOf(key);
     const isTool = key === null || subjectOf(key) === "tool";
@@ -118,6 +144,15 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   }
   lines.push(summaryLine(input.changes, input.hiddenText));
   return `${lines.flatMap((line) => wrapLine(line, style.width)).join("\n")}\n`;
+}
+
+/** Names a repeated change applies to, capped so a 500-tool server stays readable (--json lists every one). */
+const MAX_NAMES_LISTED = 30;
+
+function namesList(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => showName(name));
+  const more = names.length - shown.length;
+  return `${shown.join(", ")}${more > 0 ? ` and ${more} more (every one is in --json)` : ""}`;
 }
 
 /** A group of the report: a tool, prompt, resource or template by name (null: the server itself). */
@@ -167,12 +202,32 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
     else byKey.set(key, [change]);
   }
   const rank = { info: 0, warning: 1, error: 2 } as const;
-  const rows = [...byKey].map(([key, group]) => {
+  const perKey = [...byKey].map(([key, group]) => {
     const top = group.reduce<Severity>((best, change) => (rank[change.severity] > rank[best] ? change.severity : best), "info");
-    return { key, top, kinds: [...new Set(group.map((change) => change.kind))].join(", ") };
+    // Names whose changes are all the same as another's share one row.
+    const signatures = group.map((change) => sameness(change));
+    const same = key === null || signatures.includes(null) ? null : `${subjectOf(key)}\u0000${JSON.stringify(signatures.sort())}`;
+    return { key, top, kinds: [...new Set(group.map((change) => change.kind))].join(", "), same };
   });
+  const merged = new Map<string, { key: GroupKey; top: Severity; kinds: string; keys: string[] }>();
+  const rows: { key: GroupKey; top: Severity; kinds: string; keys: string[] }[] = [];
+  for (const row of perKey) {
+    const existing = row.same === null ? undefined : merged.get(row.same);
+    if (existing !== undefined) existing.keys.push(row.key as string);
+    else {
+      const entry = { key: row.key, top: row.top, kinds: row.kinds, keys: row.key === null ? [] : [row.key] };
+      rows.push(entry);
+      if (row.same !== null) merged.set(row.same, entry);
+    }
+  }
   rows.sort((a, b) => rank[b.top] - rank[a.top] || (a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1));
-  const names = rows.map((row) => (row.key === null ? "(server)" : showName(labelOf(row.key))));
+  const names = rows.map((row) =>
+    row.key === null
+      ? "(server)"
+      : row.keys.length > 1
+        ? `${row.keys.length} ${subjectOf(row.key)}s: ${namesList(row.keys.map(nameOf))}`
+        : showName(labelOf(row.key)),
+  );
   const width = Math.min(
     40,
     maxOf(
@@ -181,7 +236,7 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
     ) + 2,
   );
   const count = (subject: string, word: string) => {
-    const n = rows.filter((row) => row.key !== null && subjectOf(row.key) === subject).length;
+    const n = rows.filter((row) => row.key !== null && subjectOf(row.key) === subject).reduce((sum, row) => sum + row.keys.length, 0);
     return n === 0 ? [] : [`${n} ${word}${n === 1 ? "" : "s"}`];
   };
   const parts = [...count("tool", "tool"), ...count("prompt", "prompt"), ...count("resource", "resource"), ...count("resource template", "resource template")];
@@ -191,14 +246,29 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
 }
 
 /** What the terminal shows for one change: a short headline and, for text, every edit as lines. */
-function changeLines(change: Change, diffStyle: DiffStyle): { headline: string; block: string[] } {
+/** The word-diff markers, and how a whole old or new line is painted in a rewrite. */
+interface TerminalDiffStyle extends DiffStyle {
+  removedLine: (text: string) => string;
+  insertedLine: (text: string) => string;
+}
+
+function changeLines(change: Change, diffStyle: TerminalDiffStyle): { headline: string; block: string[] } {
   const { args } = change;
   const textDiff = (what: string) => {
     if (typeof args.before !== "string" || typeof args.after !== "string") return { headline: changeMessage(change), block: [] };
     const count = editCount(args.before, args.after);
+    const segments = textSegments(args.before, args.after);
+    if (isRewrite(args.before, args.after, segments)) {
+      // Most of it changed: the old and the new text each read whole, not interleaved word by word.
+      const indented = (text: string, paint: (line: string) => string) => neutralizeLines(text).map((line) => `  ${line === "" ? "" : paint(line)}`);
+      return {
+        headline: `${what} rewritten${count === "" ? "" : ` (${count})`}; the old and the new text in full:`,
+        block: ["before:", ...indented(args.before, diffStyle.removedLine), "after:", ...indented(args.after, diffStyle.insertedLine)],
+      };
+    }
     return {
       headline: `${what} changed${count === "" ? "" : `: ${count}`}`,
-      block: diffDisplayLines(textSegments(args.before, args.after), (text) => neutralize(text), diffStyle),
+      block: diffDisplayLines(segments, (text) => neutralize(text), diffStyle),
     };
   };
   switch (change.kind) {

@@ -145,6 +145,23 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
+/** Texts shorter than this read fine word by word, however much changed. */
+const REWRITE_MIN_CHARS = 120;
+/** Below this share of unchanged text, interleaved words are harder to read than the two texts. */
+const REWRITE_MAX_KEPT = 0.5;
+
+/**
+ * Whether a change is a rewrite: most of a longer text changed, so a reviewer reads the old and the
+ * new text each whole (the word diff stays in the JSON report).
+ */
+export function isRewrite(before: string, after: string, segments: readonly TextSegment[]): boolean {
+  const longest = Math.max(before.length, after.length);
+  if (Math.min(before.length, after.length) < REWRITE_MIN_CHARS) return false;
+  let kept = 0;
+  for (const segment of segments) if (segment.kind === "same") kept += segment.text.length;
+  return kept / longest < REWRITE_MAX_KEPT;
+}
+
 /** How edits are marked when shown; the terminal adds colour, other channels use the plain markers. */
 export interface DiffStyle {
   removed: (text: string) => string;
@@ -194,5 +211,6 @@ function elide(text: string, head: number, tail: number): string {
   if (words.length <= head + tail + 1) return text;
   const start = head === 0 ? "" : words.slice(0, head).join("");
   const end = tail === 0 ? "" : words.slice(words.length - tail).join("");
-  return `${start}${ELISION}${end.startsWith(" ") ? "" : " "}${end}`.replace(/^ /, "");
+  // The kept words keep their own spaces: the space after an edit is the first character of `start`.
+  return `${start}${ELISION}${end === "" || end.startsWith(" ") ? "" : " "}${end}`;
 }
