@@ -123,8 +123,12 @@ export function reviewSummary(items: readonly ReviewItem[], accepted: readonly b
   const yes = items.filter((_, index) => accepted[index] === true);
   const no = items.filter((_, index) => accepted[index] !== true);
   const word = items.every((item) => item.isTool) ? "tool" : "item";
-  const taken = yes.length === 0 ? "accepted nothing" : `accepted ${yes.length} ${word}${yes.length === 1 ? "" : "s"} (${yes.map((item) => item.label).join(", ")})`;
-  const left = no.length === 0 ? "nothing else differs from the lock" : `${no.length} still differ${no.length === 1 ? "s" : ""} from the lock: ${no.map((item) => item.label).join(", ")}`;
+  const taken =
+    yes.length === 0 ? "accepted nothing" : `accepted ${yes.length} ${word}${yes.length === 1 ? "" : "s"} (${yes.map((item) => item.label).join(", ")})`;
+  const left =
+    no.length === 0
+      ? "nothing else differs from the lock"
+      : `${no.length} still differ${no.length === 1 ? "s" : ""} from the lock: ${no.map((item) => item.label).join(", ")}`;
   return `${taken}; ${left}`;
 }
 
