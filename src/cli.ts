@@ -39,7 +39,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
   let task: Promise<number> | null = null;
   sourceOptions(cli.command("lock", "Record a server's tools in a lockfile, or check the live server against it (--check)"))
     .usage(
-      "lock [--check] [--accept] [--accept-tool NAME]... [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )",
+      "lock [--check] [--accept] [--accept-tool NAME]... [--review] [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )",
     )
     .option("--lock <path>", "Lockfile to write or check", { default: "mcp-lint.lock" })
     .option("--from <file>", "Read a saved tools/list result instead of launching a server")
@@ -52,6 +52,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--server <name>", "With --config: only this server (repeatable); alone: the entry of a v2 lock to use")
     .option("--jobs <n>", "With --config: servers read at once (default 4)")
     .option("--accept-tool <name>", "Accept the changes of this tool or prompt only (SERVER/NAME with --config; repeatable)")
+    .option("--review", "On a terminal: show each change that would be refused and ask y/n/j/q/? (accepted ones are written as --accept-tool would)")
     .option("--ignore <rule>", "Record an ignore rule in the lock for the change at TOOL:JSON-PATH (with --reason; v2 locks)")
     .option("--reason <text>", "Why the --ignore rule is granted; stored in the lock")
     .option("--as-client <identity>", "Also read the server as client NAME/VERSION and report where it serves something else (repeatable)")
@@ -74,6 +75,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             servers: list(options.server, "--server", /^[\s\S]+$/, "a server name"),
             jobs: jobCount(options.jobs),
             acceptTools: list(options.acceptTool, "--accept-tool", /^[\s\S]+$/, "a tool or prompt name"),
+            review: flag(options.review, "--review"),
             ignores: list(options.ignore, "--ignore", /^[\s\S]+$/, "TOOL:JSON-PATH"),
             reason: single(options.reason, "--reason"),
             asClients: list(options.asClient, "--as-client", /^[\s\S]+$/, "NAME/VERSION"),

@@ -22,9 +22,12 @@ import { buildJsonReport, jsonReportText } from "../report/json.js";
 import { quote } from "../report/messages.js";
 import { neutralize } from "../text/neutralize.js";
 import { PLAIN_STYLE } from "../report/style.js";
-import { type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
+import { headerLine, type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
+import type { TerminalStyle } from "../report/style.js";
+import { pushAll } from "../arrays.js";
+import { checkReviewTerminal, ReviewInterruptedError, reviewItems, reviewLoop, reviewSummary, withTerminalKeys } from "./review.js";
 import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
-import { type ClientIdentity, identityLabel, inPool, type LockJob, parseIdentity, parseIgnore, scopedName } from "./lock-jobs.js";
+import { type ClientIdentity, identityLabel, inPool, type LockJob, parseIdentity, parseIgnore, type ScopedName, scopedName } from "./lock-jobs.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 import type { Redactor } from "../text/redact.js";
 import type { LintFinding } from "../lint/types.js";
@@ -46,6 +49,8 @@ export interface LockFlags extends SourceFlags {
   jobs?: number;
   /** `--accept-tool NAME` (repeatable; `SERVER/NAME` with `--config`). */
   acceptTools?: string[];
+  /** `--review`: ask about each change that would be refused, on a terminal, and accept the ones answered `y` by name. */
+  review?: boolean;
   /** `--ignore TOOL:PATH` (repeatable) and its `--reason`. */
   ignores?: string[];
   reason?: string | null;
@@ -81,6 +86,8 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   checkLockFlags(flags, config, servers, acceptTools, ignoreTexts);
   const ignoreRequests = ignoreTexts.map((text) => parseIgnore(text, config !== null));
   const acceptNames = acceptTools.map((text) => scopedName(text, config !== null));
+  const review = flags.review === true;
+  if (review) checkReviewTerminal();
 
   const prepared = flags.job ?? null;
   const single = config === null && prepared === null ? resolveSource(flags, "mcp-lint lock") : null;
@@ -111,6 +118,9 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
       `mcp-lint: ${neutralize(flags.lock)} was edited by hand: the sha256 of ${repaired.map((name) => showName(name)).join(", ")} did not match; comparing with the definitions as stored, and --accept will rewrite it\n`,
     );
   }
+  if (review && document === null) {
+    throw new UsageError(`--review walks the changes against an existing lock, and ${flags.lock} does not exist yet; run "mcp-lint lock" first`);
+  }
   const version = lockVersion(document, config, jobs, flags, ignoreRequests.length > 0 || identities.length > 0);
   if (version === LOCKFILE_VERSION_SERVERS && document?.version !== LOCKFILE_VERSION_SERVERS && !flags.check) {
     output.err(`mcp-lint: writing ${neutralize(flags.lock)} in lockfile format v2 (servers by name; prompts, resources and templates pinned too)\n`);
@@ -127,13 +137,15 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     rules.push(ignoreRule(run, request, flags.reason ?? ""));
     newIgnores.set(run.job.key, rules);
   }
+  const reportChannel = jsonToStdout ? output.err : output.out;
+  const style = (jsonToStdout ? output.styles?.err : output.styles?.out) ?? PLAIN_STYLE;
+  const say = (text: string) => reportChannel(redactor.text(text));
+  const reviewed = review ? await reviewChanges(runs, newIgnores, style, config !== null, say, flags.lock, modules.schemaDiff) : null;
+  if (reviewed !== null) pushAll(acceptNames, reviewed.names);
   for (const run of runs) {
     const names = new Set(acceptNames.filter((item) => item.server === null || item.server === run.job.key).map((item) => item.name));
     // Hidden text blocks only where something new is recorded: new or changed tools, changed instructions.
-    const fresh = new Set(run.changes.map((change) => change.tool));
-    const blocking = run.hidden
-      .filter((finding) => finding.severity === "error" && (run.previous === null || fresh.has(finding.tool)))
-      .map((finding) => ({ tool: finding.tool }));
+    const blocking = blockingFindings(run);
     if (flags.check) {
       // A check plans no write: only the ignore rules apply.
       const checked = applyIgnores(run.changes, run.previous?.ignores ?? [], run.snapshot);
@@ -149,10 +161,8 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     if (run.changes.some((change) => SCHEMA_KINDS.has(change.kind))) run.input.schemaDiff = await modules.schemaDiff();
   }
 
-  const reportChannel = jsonToStdout ? output.err : output.out;
-  const style = (jsonToStdout ? output.styles?.err : output.styles?.out) ?? PLAIN_STYLE;
-  const say = (text: string) => reportChannel(redactor.text(text));
-  for (const run of runs) {
+  // A review showed each change as it asked; the whole report again would bury its answers.
+  for (const run of reviewed === null ? runs : []) {
     if (run.job.label !== "") say(`=== ${run.job.label} ===\n`);
     say(renderTerminal(run.input, style));
     if (run.ignored.length > 0) {
@@ -179,6 +189,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   } else {
     ({ exitCode, outcome } = await writeLock(runs, document, version, flags, output));
   }
+  if (reviewed !== null) say(`${reviewed.summary}\n`);
   if (flags.json !== null) {
     const text = jsonReportText(lockJsonReport(runs, flags, outcome, exitCode, config !== null), (raw) => redactor.text(raw));
     if (jsonToStdout) output.out(text);
@@ -204,6 +215,40 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   return exitCode;
 }
 
+/** Hidden-text findings that block like an error-level change: only where something new is recorded (new or changed tools, changed instructions). */
+function blockingFindings(run: ServerRun): Array<{ tool: string | null }> {
+  const fresh = new Set(run.changes.map((change) => change.tool));
+  return run.hidden
+    .filter((finding) => finding.severity === "error" && (run.previous === null || fresh.has(finding.tool)))
+    .map((finding) => ({ tool: finding.tool }));
+}
+
+/** `--review`: ask about each refusing change on the terminal; the names answered `y`, as `--accept-tool` gives them, and the closing line. */
+async function reviewChanges(
+  runs: readonly ServerRun[],
+  newIgnores: ReadonlyMap<string | null, IgnoreRule[]>,
+  style: TerminalStyle,
+  scoped: boolean,
+  say: (text: string) => void,
+  lockPath: string,
+  schemaDiff: () => Promise<NonNullable<ReportInput["schemaDiff"]>>,
+): Promise<{ names: ScopedName[]; summary: string }> {
+  const sources = runs.map((run) => ({
+    server: run.job.key,
+    input: run.input,
+    changes: applyIgnores(run.changes, [...(run.previous?.ignores ?? []), ...(newIgnores.get(run.job.key) ?? [])], run.snapshot).changes,
+    blocking: blockingFindings(run),
+  }));
+  for (const run of runs) if (run.changes.some((change) => SCHEMA_KINDS.has(change.kind))) run.input.schemaDiff = await schemaDiff();
+  const items = reviewItems(sources, style, scoped);
+  if (items.length === 0) return { names: [], summary: "nothing to review: no change would be refused" };
+  for (const run of runs) say(`${headerLine(run.input)}\n`);
+  const outcome = await withTerminalKeys(say, (io) => reviewLoop(items, io));
+  if (outcome.interrupted) throw new ReviewInterruptedError(`review stopped; nothing was written to ${neutralize(lockPath)}`);
+  const names = items.flatMap((item, index) => (outcome.accepted[index] === true && item.name !== null ? [{ server: item.server, name: item.name }] : []));
+  return { names, summary: reviewSummary(items, outcome.accepted) };
+}
+
 /**
  * Read and parse the lock, or null when there is none yet (an error for --check). Its text is not
  * kept: at 10,000 tools it is tens of megabytes that a check no longer needs once parsed.
@@ -220,6 +265,10 @@ async function readLockDocument(flags: LockFlags, repaired: string[]): Promise<L
 function checkLockFlags(flags: LockFlags, config: string | null, servers: readonly string[], acceptTools: readonly string[], ignores: readonly string[]): void {
   if (flags.check && flags.accept) throw new UsageError("--accept only applies when writing the lock; drop it or drop --check");
   if (flags.check && acceptTools.length > 0) throw new UsageError("--accept-tool only applies when writing the lock; drop it or drop --check");
+  if (flags.review === true && (flags.check || flags.accept || acceptTools.length > 0)) {
+    throw new UsageError("--review decides each change itself; drop --check, --accept and --accept-tool");
+  }
+  if (flags.review === true && flags.json === "-") throw new UsageError("--review asks on stdout; give --json a file path instead of -");
   if (flags.check && ignores.length > 0) throw new UsageError("--ignore records a rule in the lock, so it cannot be used with --check");
   if (ignores.length > 0 && (flags.reason ?? "").trim() === "") throw new UsageError("--ignore needs --reason TEXT saying why the change is accepted");
   if (ignores.length === 0 && flags.reason != null) throw new UsageError("--reason goes with --ignore");

@@ -85,12 +85,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     pushAll(lines, overviewLines(input.changes, severity));
     lines.push("");
   }
-  const diffStyle: TerminalDiffStyle = {
-    removed: (text) => paint(style, "red", `[-${text}-]`),
-    inserted: (text) => paint(style, "green", `{+${text}+}`),
-    removedLine: (text) => paint(style, "red", text),
-    insertedLine: (text) => paint(style, "green", text),
-  };
+  const diffStyle = terminalDiffStyle(style);
   // The same edit to many tools is read once, with the names it applies to.
   // Changes repeated in the very same names are one block.
   const byNames = new Map<string, { subject: string; names: string[]; changes: Change[] }>();
@@ -113,29 +108,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     }
     lines.push("");
   }
-  for (const [key, changes] of groups) {
-    const tool = key === null ? null : nameOf(key);
-    const isTool = key === null || subjectOf(key) === "tool";
-    lines.push(key === null ? "(server)" : paint(style, "bold", neutralize(capDisplay(labelOf(key), MAX_NAME_SHOWN), { lineStart: true })));
-    for (const change of changes) {
-      const { headline, block } = changeLines(change, diffStyle);
-      lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
-      pushAll(
-        lines,
-        block.map((line) => `${INDENT_DETAIL}${line}`),
-      );
-    }
-    for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
-      lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
-    }
-    for (const hit of isTool ? (input.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
-      lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);
-    }
-    if (tool !== null && isTool && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
-      pushAll(lines, schemaDiffs(input, tool, changes));
-    }
-    lines.push("");
-  }
+  for (const [key, changes] of groups) pushAll(lines, groupLines(input, key, changes, style));
   if (input.lock === null) {
     pushAll(lines, firstLockLines(input.snapshot));
     lines.push("");
@@ -153,6 +126,64 @@ function namesList(names: readonly string[]): string {
   const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => showName(name));
   const more = names.length - shown.length;
   return `${shown.join(", ")}${more > 0 ? ` and ${more} more (every one is in --json)` : ""}`;
+}
+
+/** One group of the report as `lock --review` walks it: what it is about, its changes, and its block of the report. */
+export interface ReportGroup {
+  /** The tool, prompt, resource or template name; null for the server itself. */
+  name: string | null;
+  /** "tool", "prompt", "resource" or "resource template" (server-level groups say "tool", as the lock keys them). */
+  subject: string;
+  /** How the report names it: `get_weather`, `prompt summarize`, `(server)` (inert, capped). */
+  label: string;
+  changes: readonly Change[];
+  /** The group's block exactly as the full report shows it. */
+  text: string;
+}
+
+/** The report's per-tool blocks, one per group, in the report's order. */
+export function reportGroups(input: ReportInput, style: TerminalStyle = PLAIN_STYLE): ReportGroup[] {
+  return [...groupByTool(input)].map(([key, changes]) => ({
+    name: key === null ? null : nameOf(key),
+    subject: key === null ? "tool" : subjectOf(key),
+    label: key === null ? "(server)" : showName(labelOf(key)),
+    changes,
+    text: `${groupLines(input, key, changes, style)
+      .flatMap((line) => wrapLine(line, style.width))
+      .join("\n")}\n`,
+  }));
+}
+
+/** One group's block: its name, each change with its diff, notes, hidden text, schema diffs, a blank line. */
+function groupLines(input: ReportInput, key: GroupKey, changes: readonly Change[], style: TerminalStyle): string[] {
+  const lines: string[] = [];
+  const severity = (level: Severity | "note", width: number) => {
+    const text = pad(level, width);
+    return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
+  };
+  const diffStyle = terminalDiffStyle(style);
+  const tool = key === null ? null : nameOf(key);
+  const isTool = key === null || subjectOf(key) === "tool";
+  lines.push(key === null ? "(server)" : paint(style, "bold", neutralize(capDisplay(labelOf(key), MAX_NAME_SHOWN), { lineStart: true })));
+  for (const change of changes) {
+    const { headline, block } = changeLines(change, diffStyle);
+    lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
+    pushAll(
+      lines,
+      block.map((line) => `${INDENT_DETAIL}${line}`),
+    );
+  }
+  for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
+    lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
+  }
+  for (const hit of isTool ? (input.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
+    lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);
+  }
+  if (tool !== null && isTool && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
+    pushAll(lines, schemaDiffs(input, tool, changes));
+  }
+  lines.push("");
+  return lines;
 }
 
 /** A group of the report: a tool, prompt, resource or template by name (null: the server itself). */
@@ -250,6 +281,15 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
 interface TerminalDiffStyle extends DiffStyle {
   removedLine: (text: string) => string;
   insertedLine: (text: string) => string;
+}
+
+function terminalDiffStyle(style: TerminalStyle): TerminalDiffStyle {
+  return {
+    removed: (text) => paint(style, "red", `[-${text}-]`),
+    inserted: (text) => paint(style, "green", `{+${text}+}`),
+    removedLine: (text) => paint(style, "red", text),
+    insertedLine: (text) => paint(style, "green", text),
+  };
 }
 
 function changeLines(change: Change, diffStyle: TerminalDiffStyle): { headline: string; block: string[] } {
