@@ -273,7 +273,7 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
   const parts = [...count("tool", "tool"), ...count("prompt", "prompt"), ...count("resource", "resource"), ...count("resource template", "resource template")];
   if (rows.some((row) => row.key === null)) parts.push("the server");
   const title = `Changed: ${parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`}`;
-  return [title, ...rows.map((row, index) => `  ${severity(row.top, 9)}${pad(names[index] as string, width)}${row.kinds}`)];
+  return [title, ...rows.map((row, index) => `  ${severity(row.top, 9)}${pad(names[index] as string, width)}${(names[index] as string).length >= width ? " " : ""}${row.kinds}`)];
 }
 
 /** What the terminal shows for one change: a short headline and, for text, every edit as lines. */
