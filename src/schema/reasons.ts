@@ -123,6 +123,10 @@ export const SCHEMA_REASONS = {
   assertion_added: { kind: "structural", summary: "assertion added" },
   unique_items_added: { kind: "structural", summary: "items now have to be unique" },
   property_removed: { kind: "structural", summary: "parameter removed" },
+  parameter_removed: {
+    kind: "structural",
+    summary: "parameter removed; extra values are still accepted, but the model no longer sees the name",
+  },
   pattern_property_removed: { kind: "structural", summary: "property name pattern removed" },
   subschema_added: { kind: "structural", summary: "sub-schema added" },
   tuple_item_added: { kind: "structural", summary: "tuple position added" },
