@@ -24,7 +24,7 @@ export function compareSchemas(before: unknown, after: unknown): SchemaFinding[]
     // $dynamicRef/$recursiveRef are resolved statically, which is exact only within a single resource.
     const dynamicScopes = (docs.before.dynamic || docs.after.dynamic) && (docs.before.embedded || docs.after.embedded);
     if (dynamicScopes && !sameValidation(findings)) findings.push(finding("reference_not_followed", ""));
-    return foldParameterRequired(findings);
+    return foldParameterRequired(reportRemovedParameters(findings));
   } catch {
     // Nothing here should throw; if something does, the safe answer is "maybe wider, look at it".
     try {
@@ -36,6 +36,38 @@ export function compareSchemas(before: unknown, after: unknown): SchemaFinding[]
 }
 
 const REMOVED: ReadonlySet<string> = new Set(["property_removed", "parameter_removed"]);
+
+/**
+ * True for a pointer that names a parameter the way a model reads a tool's input: `properties/<name>` steps,
+ * possibly through `items`, `prefixItems/<n>`, `anyOf/<n>`, `allOf/<n>` and `$ref`, ending at a property. Not
+ * under `not`, `if`/`then`/`else`, `oneOf` or dependent schemas, where removing a property changes which
+ * other constraint applies.
+ */
+export function isParameterPath(path: string): boolean {
+  const steps = path.split("/").slice(1);
+  if (steps.length < 2 || steps[steps.length - 2] !== "properties") return false;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i];
+    if (step === "properties") i++;
+    else if (step === "prefixItems" || step === "anyOf" || step === "allOf") {
+      if (!/^\d+$/.test(steps[i + 1] ?? "")) return false;
+      i++;
+    } else if (step === "items") {
+      if (/^\d+$/.test(steps[i + 1] ?? "")) i++;
+    } else if (step !== "$ref") return false;
+  }
+  return true;
+}
+
+/**
+ * A parameter removed from `properties` while additionalProperties still lets its name through accepts more
+ * to a validator, but the model no longer sees the parameter, so nothing new is asked of it: at a parameter
+ * path it is reported as a removed parameter (structural, a warning), not a widening. The analyzer's own
+ * proofs (trial comparisons under `not`, `if`, restructuring) still see the widening.
+ */
+function reportRemovedParameters(findings: SchemaFinding[]): SchemaFinding[] {
+  return findings.map((f) => (f.reason === "property_removed_open" && isParameterPath(f.path) ? finding("parameter_removed", f.path, f.args) : f));
+}
 const ADDED: ReadonlySet<string> = new Set(["property_added", "property_added_accepts_more"]);
 
 /**
@@ -52,7 +84,7 @@ function foldParameterRequired(findings: SchemaFinding[]): SchemaFinding[] {
     const suffix = `/properties/${escapePointer(name)}`;
     if (!f.path.endsWith(suffix)) continue;
     const at = key(`${f.path.slice(0, -suffix.length)}/required`, name);
-    if (REMOVED.has(f.reason)) removed.add(at);
+    if (REMOVED.has(f.reason) && isParameterPath(f.path)) removed.add(at);
     else if (ADDED.has(f.reason)) added.add(at);
   }
   if (removed.size === 0 && added.size === 0) return findings;

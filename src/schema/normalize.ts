@@ -119,7 +119,6 @@ export function normalizeNode(schema: JsonObject, context: NormalizeContext, ori
       dropTrivialSlots(work) ||
       dedupeRequired(work) ||
       dropZeroMinimums(work) ||
-      exclusiveFlags(work) ||
       wholeNumbers(work) ||
       singleEnumToConst(work) ||
       // A single alternative first: it is the node's own content (the zod/pydantic wrapper), allOf joins it.
@@ -200,33 +199,6 @@ function dropZeroMinimums(work: Work): boolean {
     work,
     ZERO_MINIMUMS.filter((k) => own(work.node, k) === 0),
   );
-}
-
-/**
- * The draft-04 boolean bounds, written as later drafts write them: `maximum: 5, exclusiveMaximum: true` is
- * `exclusiveMaximum: 5`, and `exclusiveMaximum: false` (or `true` with no bound to modify) says nothing.
- * The analyzer reads the boolean form as draft-04 does wherever it appears (see rules/limits.ts).
- */
-function exclusiveFlags(work: Work): boolean {
-  for (const [flag, bound] of [
-    ["exclusiveMaximum", "maximum"],
-    ["exclusiveMinimum", "minimum"],
-  ] as const) {
-    const value = own(work.node, flag);
-    if (typeof value !== "boolean") continue;
-    const limit = own(work.node, bound);
-    if (value && typeof limit === "number" && Number.isFinite(limit)) {
-      const origin = originOf(work, bound);
-      const copy = copyWithout(work.node, bound);
-      copy[flag] = limit;
-      work.node = copy;
-      work.origins.delete(bound);
-      work.origins.set(flag, origin);
-      return true;
-    }
-    if (!value || !Object.hasOwn(work.node, bound)) return dropKeys(work, [flag]);
-  }
-  return false;
 }
 
 /**

@@ -44,6 +44,10 @@ export const SCHEMA_REASONS = {
     kind: "widened",
     summary: "new parameter, under a name the old schema rejected or held to a stricter schema",
   },
+  property_removed_open: {
+    kind: "widened",
+    summary: "parameter removed from properties; its name is still accepted, held only by additionalProperties",
+  },
   property_removed_unconstrained: {
     kind: "widened",
     summary: "parameter removed from properties but still accepted with a looser schema",

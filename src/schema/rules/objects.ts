@@ -54,9 +54,9 @@ function compareProperties(node: SchemaNode): void {
     } else if (removedNameCovered(node, name, before[name], path)) {
       emit(node, "property_removed", path, { name });
     } else if (heldOnlyByRest(node, name)) {
-      // Removed from `properties`, the name is no longer shown to the model, so nothing new is asked of it;
-      // whatever additionalProperties lets through for it was accepted under any other name already.
-      emit(node, "parameter_removed", path, { name });
+      // Still a widening to a validator (proofs and `not`/`if` rely on it); compareSchemas reports it as a
+      // removed parameter where the model reads the schema as parameters (see reportRemovedParameters).
+      emit(node, "property_removed_open", path, { name });
     } else {
       emit(node, "property_removed_unconstrained", path, { name });
     }
