@@ -1534,7 +1534,20 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
   const rng = createRandom(seed);
   const start = rng.pick(seeds);
   const dialect = start.dialect;
-  const result = { kind, seed, dialect, pairs: 0, judged: 0, witnesses: 0, excused: 0, missed: [], falseWidened: [], falseText: [], notEquivalent: [], notNarrowing: [] };
+  const result = {
+    kind,
+    seed,
+    dialect,
+    pairs: 0,
+    judged: 0,
+    witnesses: 0,
+    excused: 0,
+    missed: [],
+    falseWidened: [],
+    falseText: [],
+    notEquivalent: [],
+    notNarrowing: [],
+  };
   const widened = (b, a) => compareSchemas(b, a).some((f) => f.kind === "widened");
 
   if (kind === "equivalence") {
@@ -1575,7 +1588,8 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
       // left, and the name of a definition a rewrite introduces is a new word by design (name_added).
       const known = new Set(stringsOf(b));
       const noNewWords = stringsOf(a).every((text) => known.has(text));
-      if (noNewWords && findings.some((f) => f.reason === "text_added" || f.reason === "text_changed")) result.falseText.push({ seed, start: start.name, applied, before: b, after: a, findings });
+      if (noNewWords && findings.some((f) => f.reason === "text_added" || f.reason === "text_changed"))
+        result.falseText.push({ seed, start: start.name, applied, before: b, after: a, findings });
     }
     return result;
   }
@@ -1646,7 +1660,7 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
       const k = xs.findIndex((_, j) => ra[j] && !rb[j]);
       if (k < 0) continue;
       result.witnesses++;
-      if (!widened(b, a) && removedParametersExplain(compareSchemas(b, a), b, a, dialect, validator, xs, rb, ra)) {
+      if (!widened(b, a) && removedParametersExplain(compareSchemas(b, a), b, dialect, validator, xs, rb, ra)) {
         result.excused++;
       } else if (!widened(b, a)) {
         result.missed.push({ seed, start: start.name, op: ops[i - 1], dialect, before: b, after: a, instance: xs[k], findings: compareSchemas(b, a) });
@@ -1664,7 +1678,7 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
  * with exactly those parameters taken out (from `properties` and `required`) accepts every one of them, so any
  * other widening in the pair is still a miss.
  */
-function removedParametersExplain(findings, before, after, dialect, validator, xs, rb, ra) {
+function removedParametersExplain(findings, before, dialect, validator, xs, rb, ra) {
   const removed = findings.filter((f) => (f.reason === "parameter_removed" || f.reason === "property_removed") && typeof f.args?.name === "string");
   if (removed.length === 0) return false;
   const excused = structuredClone(before);

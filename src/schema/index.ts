@@ -100,7 +100,10 @@ function foldParameterRequired(findings: SchemaFinding[]): SchemaFinding[] {
  * walk followed to compare it (findings under `.../$ref`): saying `definition_changed` at the `$defs` entry
  * too would report one change twice. A definition the walk did not follow in both documents keeps its finding.
  */
-function withoutFollowedDefinitions(findings: SchemaFinding[], followed: { readonly before: ReadonlySet<string>; readonly after: ReadonlySet<string> }): SchemaFinding[] {
+function withoutFollowedDefinitions(
+  findings: SchemaFinding[],
+  followed: { readonly before: ReadonlySet<string>; readonly after: ReadonlySet<string> },
+): SchemaFinding[] {
   if (!findings.some((f) => f.path.includes("/$ref"))) return findings;
   return findings.filter((f) => f.reason !== "definition_changed" || f.info === true || !followed.before.has(f.path) || !followed.after.has(f.path));
 }
