@@ -82,7 +82,8 @@ describe("compareSchemas precision (generated pairs, judged by ajv)", () => {
         const text = compareSchemas(before, after).filter((f) => f.kind === "text");
         if (!described) expect(text, `${name}: ${JSON.stringify(text)}`).toEqual([]);
         // The new branch's words are new: reported as added (at the branch or the anyOf holding it), never removed or changed.
-        else expect(text.length > 0 && text.every((f) => f.reason === "text_added" && f.path.includes("/anyOf")), `${name}: ${JSON.stringify(text)}`).toBe(true);
+        else
+          expect(text.length > 0 && text.every((f) => f.reason === "text_added" && f.path.includes("/anyOf")), `${name}: ${JSON.stringify(text)}`).toBe(true);
       }),
       { seed: 22, numRuns: 400 },
     );
