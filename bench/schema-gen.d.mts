@@ -96,8 +96,12 @@ export interface CaseResult {
   readonly judged: number;
   /** Mutation pairs with an instance only the new schema accepts. */
   readonly witnesses: number;
+  /** Witnesses explained by parameters removed from `properties` alone (reported as warnings, see runCase). */
+  readonly excused: number;
   readonly missed: Example[];
   readonly falseWidened: Example[];
+  /** Equivalence pairs with a text finding (every rewrite keeps the text the model reads). */
+  readonly falseText: Example[];
   readonly notEquivalent: Example[];
   /** Restructurings where ajv found an instance the new schema accepts and the old one rejects (generator bugs). */
   readonly notNarrowing: Example[];
@@ -107,6 +111,7 @@ export interface Totals {
   pairs: number;
   judged: number;
   witnesses: number;
+  excused: number;
   mutationPairs: number;
   equivalencePairs: number;
   /** Restructure pairs judged (ajv found no instance only the new schema accepts). */
@@ -115,6 +120,7 @@ export interface Totals {
   byDialect: Record<Dialect, number>;
   missed: Example[];
   falseWidened: Example[];
+  falseText: Example[];
   notEquivalent: Example[];
   notNarrowing: Example[];
 }

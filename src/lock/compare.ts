@@ -3,6 +3,7 @@
 import { canonicalize } from "../json/canonical.js";
 import { type SchemaFinding, compareSchemas } from "../schema/index.js";
 import { hasString } from "../schema/json.js";
+import { textEntries } from "../schema/shape.js";
 import { jsonEqual } from "../json/equal.js";
 import { escapePointer, valueAtPointer } from "../json/value.js";
 import { compareEntrySections } from "./compare-entries.js";
@@ -269,6 +270,10 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
       widened.add(path);
     } else if (finding.kind === "text") {
       if (finding.reason !== "name_added") changes.push(change("schema_text_changed", tool, textArgs(finding, before, after), undefined, path));
+    } else if ((finding.reason === "parameter_removed" || finding.reason === "property_removed") && typeof finding.args?.name === "string") {
+      // A removed parameter is named on its own line: the model no longer sees it, so it is a warning.
+      const extra = finding.reason === "parameter_removed" ? 1 : 0;
+      changes.push(change("schema_changed", tool, { reason: "parameter_removed", detail: { name: finding.args.name, extra } }, undefined, path));
     } else {
       structural.push(finding);
     }
@@ -297,8 +302,10 @@ function structuralChanges(
   const out: Change[] = [];
   const warnings = paths(findings.filter((f) => f.info !== true));
   if (warnings.length > 0) out.push(change("schema_changed", tool, { paths: warnings, before, after }, undefined, root));
-  for (const reason of ["dialect_uri_changed", "unreferenced_definition"] as const) {
-    const info = paths(findings.filter((f) => f.info === true && (reason === "unreferenced_definition") === (f.unreferenced === true)));
+  const infoReason = (f: SchemaFinding) =>
+    f.unreferenced === true ? "unreferenced_definition" : f.reason === "annotation_changed" ? "default_null" : "dialect_uri_changed";
+  for (const reason of ["dialect_uri_changed", "unreferenced_definition", "default_null"] as const) {
+    const info = paths(findings.filter((f) => f.info === true && infoReason(f) === reason));
     if (info.length > 0) out.push(change("schema_changed", tool, { reason, paths: info, before, after }, "info", root));
   }
   return out;
@@ -343,13 +350,22 @@ function findingArgs(finding: SchemaFinding): Change["args"] {
   return finding.args === undefined ? { reason: finding.reason } : { reason: finding.reason, detail: finding.args };
 }
 
-/** A text finding carries the old and new value at its path, so the report can show the edit. */
+/**
+ * A text finding carries the old and new value at its path, so the report can show the edit. Text that came
+ * with a whole new sub-schema (a new parameter) is shown as the words in it, not as the schema's JSON.
+ */
 function textArgs(finding: SchemaFinding, before: unknown, after: unknown): Change["args"] {
-  return {
-    ...findingArgs(finding),
-    before: valueAtPointer(before, finding.path),
-    after: valueAtPointer(after, finding.path),
-  };
+  const was = valueAtPointer(before, finding.path);
+  const now = valueAtPointer(after, finding.path);
+  if (finding.reason === "text_added" && isJsonObject(now)) {
+    const entries = textEntries(now);
+    if (entries.length > 0) {
+      const only = entries.length === 1 && entries[0]?.at === "/description" ? entries[0].text : undefined;
+      const words = only ?? entries.map((entry) => `${entry.at.slice(1)}: ${entry.text}`).join("\n");
+      return { ...findingArgs(finding), before: was, after: words };
+    }
+  }
+  return { ...findingArgs(finding), before: was, after: now };
 }
 
 const HINTS = [

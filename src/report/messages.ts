@@ -115,12 +115,18 @@ export function changeMessage(change: Change): string {
       if (args.reason === "text_removed") return `text removed at ${at(change.path)}: ${quote(args.before)}`;
       return `text at ${at(change.path)} changed: ${describeTextEdit(args.before, args.after)}`;
     case "schema_widened":
+      if (args.reason === "property_added" || args.reason === "property_added_accepts_more") return newParameter(change);
       return `input schema accepts or asks for more at ${at(change.path)}: ${schemaReason(change)}`;
     case "schema_changed": {
       const where = uniquePaths(args.paths ?? [change.path ?? ""])
         .map(at)
         .join(", ");
       if (args.reason === "dialect_uri_changed") return `$schema URI changed at ${where}, but no keyword changes meaning`;
+      if (args.reason === "parameter_removed") {
+        const extra = args.detail?.extra === 1 ? "; extra values are still accepted" : "";
+        return `parameter \`${neutralize(String(args.detail?.name ?? ""))}\` removed${extra} (at ${at(change.path)})`;
+      }
+      if (args.reason === "default_null") return `default: null added or removed at ${where}; an optional parameter left out means the same`;
       if (args.reason === "unreferenced_definition") return `definitions nothing references changed at ${where}; they do not affect what the tool accepts`;
       return `input schema changed structurally at ${where}; review the diff`;
     }
@@ -173,6 +179,15 @@ export function changeMessage(change: Change): string {
     case "ignore_stale":
       return `the ignore rule for ${args.reason ?? "a change"} at ${at(change.path)} (${quote(args.detail?.because)}) silenced nothing: the value it was granted for is no longer served; the next write drops it`;
   }
+}
+
+/** `new parameter \`x\` (string, required)`, and when the old schema held the name to less, that it accepts more. */
+function newParameter(change: Change): string {
+  const detail = change.args.detail ?? {};
+  const facts = [detail.type, detail.required].filter((v) => v !== undefined).map((v) => neutralize(String(v)));
+  const how = facts.length > 0 ? ` (${facts.join(", ")})` : "";
+  const more = change.args.reason === "property_added_accepts_more" ? "; the old schema rejected this name or held it to a stricter schema" : "";
+  return `new parameter \`${neutralize(String(detail.name ?? ""))}\`${how} at ${at(change.path)}${more}`;
 }
 
 /** A changed prompt, resource or template field; text fields show every edit. */

@@ -28,7 +28,9 @@ export function schemaDiffLines(before: unknown, after: unknown): string[] {
   const values = Math.max(countValues(before, MAX_DIFF_VALUES), countValues(after, MAX_DIFF_VALUES));
   if (values > MAX_DIFF_VALUES)
     return [`(structural diff not shown: a schema holds more than ${thousands(MAX_DIFF_VALUES)} values; each change is listed on its own)`];
-  const changeset = diff({ schema: before }, { schema: after });
+  // `required` is a set: compared by name, not by index, and shown as one line of names added and dropped.
+  const sets = requiredSets(before, after);
+  const changeset = diff({ schema: sets.before }, { schema: sets.after });
   // atomizeChangeset is quadratic in the number of changes (it rebuilds its result list per
   // change: 150,000 changed properties took minutes), and only MAX_LINES atoms are shown: count
   // every atom, atomize a copy cut to the atoms shown, and say how many more there are.
@@ -41,7 +43,41 @@ export function schemaDiffLines(before: unknown, after: unknown): string[] {
     return `~ ${path}: ${show(atom.oldValue)} -> ${show(atom.value)}`;
   });
   if (total > lines.length) lines.push(`... ${total - lines.length} more`);
-  return lines;
+  return [...sets.lines, ...lines];
+}
+
+/**
+ * Copies of two schemas where every `required` list both sides hold at the same place is taken out of the
+ * structural diff, with a line `~ $.path.required: + name, - type` for each list whose names differ.
+ */
+function requiredSets(before: unknown, after: unknown): { before: unknown; after: unknown; lines: string[] } {
+  const lines: string[] = [];
+  const copy = (value: unknown, other: unknown, path: string, side: "before" | "after", depth: number): unknown => {
+    if (Array.isArray(value)) return value.map((item, i) => copy(item, Array.isArray(other) ? other[i] : undefined, `${path}[${i}]`, side, depth + 1));
+    if (typeof value !== "object" || value === null || depth > 200) return value;
+    const out: { [key: string]: unknown } = {};
+    const peer = typeof other === "object" && other !== null && !Array.isArray(other) ? (other as { [key: string]: unknown }) : undefined;
+    for (const key of Object.keys(value)) {
+      const mine = (value as { [key: string]: unknown })[key];
+      const theirs = peer !== undefined && Object.hasOwn(peer, key) ? peer[key] : undefined;
+      if (key === "required" && names(mine) && names(theirs)) {
+        if (side === "before") {
+          const was = new Set(mine);
+          const now = new Set(theirs);
+          const changes = [...[...now].filter((n) => !was.has(n)).map((n) => `+ ${n}`), ...[...was].filter((n) => !now.has(n)).map((n) => `- ${n}`)];
+          if (changes.length > 0) lines.push(`~ ${neutralize(`${path}.required`)}: ${neutralize(changes.join(", "))}`);
+        }
+        continue;
+      }
+      out[key] = copy(mine, theirs, `${path}.${key}`, side, depth + 1);
+    }
+    return out;
+  };
+  return { before: copy(before, after, "$", "before", 0), after: copy(after, before, "$", "after", 0), lines };
+}
+
+function names(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === "string");
 }
 
 /** Most values (objects, arrays, scalars) in one schema for which the structural diff is computed. */

@@ -118,6 +118,8 @@ export function normalizeNode(schema: JsonObject, context: NormalizeContext, ori
       dropVacuous(work) ||
       dropTrivialSlots(work) ||
       dedupeRequired(work) ||
+      dropZeroMinimums(work) ||
+      wholeNumbers(work) ||
       singleEnumToConst(work) ||
       // A single alternative first: it is the node's own content (the zod/pydantic wrapper), allOf joins it.
       inlineSingleAlternative(work) ||
@@ -185,6 +187,34 @@ function dedupeRequired(work: Work): boolean {
   const unique = [...new Set(list)];
   if (unique.length === list.length) return false;
   work.node = { ...work.node, required: unique };
+  return true;
+}
+
+/** Lower counts whose zero is the same as no limit: `minItems: 0`, `minLength: 0`, `minProperties: 0`. */
+const ZERO_MINIMUMS = ["minItems", "minLength", "minProperties"];
+
+/** `minItems: 0` (and the other zero counts) constrains nothing: every array has at least no items. */
+function dropZeroMinimums(work: Work): boolean {
+  return dropKeys(
+    work,
+    ZERO_MINIMUMS.filter((k) => own(work.node, k) === 0),
+  );
+}
+
+/**
+ * `type: "number", multipleOf: 1` is `type: "integer"`: JSON Schema counts 1.0 as an integer, and
+ * multipleOf only constrains numbers, so a type list keeps its other members. Next to `integer` alone,
+ * `multipleOf: 1` says nothing.
+ */
+function wholeNumbers(work: Work): boolean {
+  if (own(work.node, "multipleOf") !== 1) return false;
+  const types = typesOf(own(work.node, "type"));
+  if (types === undefined || !types.some((t) => t === "number" || t === "integer")) return false;
+  const integral = [...new Set(types.map((t) => (t === "number" ? "integer" : t)))];
+  const copy = copyWithout(work.node, "multipleOf");
+  copy.type = integral.length === 1 ? integral[0] : integral;
+  work.node = copy;
+  work.origins.delete("multipleOf");
   return true;
 }
 

@@ -44,6 +44,10 @@ export const SCHEMA_REASONS = {
     kind: "widened",
     summary: "new parameter, under a name the old schema rejected or held to a stricter schema",
   },
+  property_removed_open: {
+    kind: "widened",
+    summary: "parameter removed from properties; its name is still accepted, held only by additionalProperties",
+  },
   property_removed_unconstrained: {
     kind: "widened",
     summary: "parameter removed from properties but still accepted with a looser schema",
@@ -123,6 +127,10 @@ export const SCHEMA_REASONS = {
   assertion_added: { kind: "structural", summary: "assertion added" },
   unique_items_added: { kind: "structural", summary: "items now have to be unique" },
   property_removed: { kind: "structural", summary: "parameter removed" },
+  parameter_removed: {
+    kind: "structural",
+    summary: "parameter removed; extra values are still accepted, but the model no longer sees the name",
+  },
   pattern_property_removed: { kind: "structural", summary: "property name pattern removed" },
   subschema_added: { kind: "structural", summary: "sub-schema added" },
   tuple_item_added: { kind: "structural", summary: "tuple position added" },

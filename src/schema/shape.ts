@@ -86,3 +86,48 @@ export function unionKeys(before: JsonObject, after: JsonObject): string[] {
 export function hasConstrainingSiblings(node: JsonObject, key: string): boolean {
   return Object.keys(node).some((k) => k !== key && !isNonConstraining(k) && keywordInfo(k).role !== "reference");
 }
+
+/**
+ * The words a model reads in a sub-schema that appeared whole: strings under annotation and unknown keys,
+ * `enum`/`const` strings and `default` values, with their pointers (relative to the schema), in document
+ * order. Names of new definitions are reported on their own (name_added) and are not repeated here.
+ */
+export function textEntries(schema: unknown): Array<{ at: string; text: string }> {
+  const out: Array<{ at: string; text: string }> = [];
+  const strings = (value: unknown, at: string): void => {
+    const stack: Array<{ value: unknown; at: string }> = [{ value, at }];
+    for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+      const v = item.value;
+      if (typeof v === "string") out.push({ at: item.at, text: v });
+      else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], at: `${item.at}/${i}` });
+      else if (isObject(v)) {
+        const keys = Object.keys(v);
+        for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: v[keys[i] as string], at: `${item.at}/${escapePointer(keys[i] as string)}` });
+      }
+    }
+  };
+  const visit = (node: unknown, at: string, depth: number): void => {
+    if (!isObject(node) || depth > MAX_SCHEMA_DEPTH) return;
+    for (const key of Object.keys(node)) {
+      const info = keywordInfo(key);
+      const value = node[key];
+      const here = `${at}/${escapePointer(key)}`;
+      if (info.role === "text" || info.role === "unknown") {
+        if (info.wholeValueIsText === true && typeof value !== "string") {
+          if (value !== null) out.push({ at: here, text: JSON.stringify(value) ?? "null" });
+        } else strings(value, here);
+      } else if (info.role === "values") {
+        strings(value, here);
+      } else if ((info.role === "namedSchemas" || info.role === "dependentSchemas") && isObject(value)) {
+        for (const name of Object.keys(value)) {
+          out.push({ at: `${here}/${escapePointer(name)}`, text: name });
+          visit(value[name], `${here}/${escapePointer(name)}`, depth + 1);
+        }
+      } else {
+        for (const [suffix, sub] of subschemaEntries(info, value)) visit(sub, `${here}${suffix}`, depth + 1);
+      }
+    }
+  };
+  visit(schema, "", 0);
+  return out;
+}

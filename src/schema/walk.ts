@@ -2,7 +2,7 @@
 
 import type { Bases, Engine, Rule, SchemaNode } from "./context.js";
 import { acceptsNoMore, finding, hasWidening, type SchemaFinding, sameValidation } from "./finding.js";
-import { deepEqual, EMPTY_OBJECT, escapePointer, isEmptySchema, isObject, isSchema, type JsonObject, own } from "./json.js";
+import { canonical, deepEqual, EMPTY_OBJECT, escapePointer, isEmptySchema, isObject, isSchema, type JsonObject, own } from "./json.js";
 import { isNonConstraining, keywordInfo } from "./keywords.js";
 import {
   canMerge,
@@ -66,6 +66,8 @@ interface EngineOptions {
 /** A walker, and the work it has left. */
 export interface Walker extends Engine {
   remaining(): number;
+  /** Pointers of reference targets compared for the result (not only in trials), per document. */
+  followed(): { readonly before: ReadonlySet<string>; readonly after: ReadonlySet<string> };
 }
 
 /** Creates a walker with a fresh work budget for one top-level comparison. */
@@ -93,10 +95,12 @@ export function createEngine(docs: Documents, options: EngineOptions = {}): Walk
   // Checks the opposite direction of a restructuring proven one way (created when first needed).
   let reverse: Walker | undefined;
   let identityCount = 0;
+  const followed = { before: new Set<string>(), after: new Set<string>() };
 
   const engine: Walker = {
     annotationsMatter: docs.annotationsMatter,
     remaining: () => budget,
+    followed: () => followed,
     diff(before, after, path, depth, bases) {
       budget--;
       if (trials > 0 && budget < 0) return [];
@@ -140,6 +144,10 @@ export function createEngine(docs: Documents, options: EngineOptions = {}): Walk
       }
     },
     diffTargets(before, after, path, depth) {
+      if (trials === 0 && !backwards) {
+        followed.before.add(before.pointer);
+        followed.after.add(after.pointer);
+      }
       const key = `${before.pointer}\u0000${after.pointer}`;
       const open = inProgress.get(key);
       // The pair whose equivalence this walker was made to check (see equivalentTargets) is assumed.
@@ -510,6 +518,22 @@ function compareMoved(was: Normalized, now: Normalized, path: string, out: Schem
     byMatch.delete(m.match);
     if (other === undefined) leftBefore.push(m);
     else if (!deepEqual(m.value, other.value)) out.push(finding("text_changed", `${path}${other.at}`));
+  }
+  // A rewrite can rename a member (a single anyOf member inlined, then the same member among new ones): the
+  // same text under the same key is the same words the model reads, matched by content, not position.
+  const contentKey = (m: MovedText): string => `${m.match.slice(m.match.lastIndexOf("|") + 1)}\u0000${canonical(m.value)}`;
+  const unmatched = new Map<string, MovedText[]>();
+  for (const m of byMatch.values()) {
+    const list = unmatched.get(contentKey(m));
+    if (list === undefined) unmatched.set(contentKey(m), [m]);
+    else list.push(m);
+  }
+  for (let i = leftBefore.length - 1; i >= 0; i--) {
+    const m = leftBefore[i] as MovedText;
+    const other = unmatched.get(contentKey(m))?.shift();
+    if (other === undefined) continue;
+    leftBefore.splice(i, 1);
+    byMatch.delete(other.match);
   }
   const drop = new Set<string>();
   const movedFromNode = (m: MovedText, node: Normalized, other: Normalized, reason: string): boolean => {

@@ -18,6 +18,11 @@ function compareText(node: SchemaNode, key: string): void {
   const after = own(node.after, key);
   if (deepEqual(before, after)) return;
   const path = keyPath(node, key);
+  // `default: null` on an optional parameter says what leaving it out says: no words, nothing validates.
+  if (key === "default" && (before ?? null) === null && (after ?? null) === null) {
+    emit(node, "annotation_changed", path, { keyword: key }, { info: true });
+    return;
+  }
   if (keywordInfo(key).wholeValueIsText === true) {
     // The model reads the whole value: `allow_external` defaulting to true instead of false is a text edit.
     emit(node, before === undefined ? "text_added" : after === undefined ? "text_removed" : "text_changed", path, {

@@ -9,7 +9,12 @@ import { type KeywordInfo, keywordInfo } from "../keywords.js";
 export const limitsRule: Rule = {
   roles: ["upperLimit", "lowerLimit", "multipleOf", "flag"],
   run(node, keys) {
+    const done = new Set<string>();
+    for (const [flag, bound] of EXCLUSIVE) {
+      if (keys.includes(flag) && compareExclusiveForms(node, flag, bound)) done.add(flag).add(bound);
+    }
     for (const key of keys) {
+      if (done.has(key)) continue;
       const info = keywordInfo(key);
       if (info.role === "multipleOf") compareMultipleOf(node, key);
       else if (info.role === "flag") compareFlag(node, key);
@@ -18,6 +23,35 @@ export const limitsRule: Rule = {
     }
   },
 };
+
+const EXCLUSIVE = [
+  ["exclusiveMaximum", "maximum"],
+  ["exclusiveMinimum", "minimum"],
+] as const;
+
+/** An exclusive bound in either spelling: draft-04 `maximum: 5, exclusiveMaximum: true`, or later `exclusiveMaximum: 5` alone. */
+function exclusiveBound(schema: { readonly [key: string]: unknown }, flag: string, bound: string): { form: "boolean" | "number"; value: number } | undefined {
+  const f = own(schema, flag);
+  const b = own(schema, bound);
+  if (f === true && isNumber(b)) return { form: "boolean", value: b };
+  if (isNumber(f) && !Object.hasOwn(schema, bound)) return { form: "number", value: f };
+  return undefined;
+}
+
+/**
+ * The same exclusive bound rewritten from one spelling to the other (draft-04 boolean to the 2020-12 number, or
+ * back) is compared as one bound: equal is no change, else loosened or tightened. Returns true when handled.
+ */
+function compareExclusiveForms(node: SchemaNode, flag: string, bound: string): boolean {
+  const before = exclusiveBound(node.before, flag, bound);
+  const after = exclusiveBound(node.after, flag, bound);
+  if (before === undefined || after === undefined || before.form === after.form) return false;
+  if (before.value === after.value) return true;
+  const info = keywordInfo(flag);
+  const args = { keyword: flag, before: before.value, after: after.value };
+  emit(node, (after.value - before.value) * looseness(info) > 0 ? "limit_loosened" : "limit_tightened", keyPath(node, flag), args);
+  return true;
+}
 
 /** +1 when a bigger value is looser (an upper limit), -1 for a lower limit. */
 function looseness(info: KeywordInfo): number {

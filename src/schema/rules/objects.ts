@@ -48,11 +48,17 @@ function compareProperties(node: SchemaNode): void {
       // A new parameter always asks the model for more; where the old schema rejected the name (or held it
       // to something else) it also accepts values that were rejected.
       const covered = addedNameCovered(node, name, after[name], path);
-      emit(node, covered ? "property_added" : "property_added_accepts_more", path, { name });
+      const facts = { name, type: typeName(after[name]), required: requires(node.after, name) ? "required" : "optional" };
+      emit(node, covered ? "property_added" : "property_added_accepts_more", path, facts);
       textAdded(node, path, after[name]);
+    } else if (removedNameCovered(node, name, before[name], path)) {
+      emit(node, "property_removed", path, { name });
+    } else if (heldOnlyByRest(node, name)) {
+      // Still a widening to a validator (proofs and `not`/`if` rely on it); compareSchemas reports it as a
+      // removed parameter where the model reads the schema as parameters (see reportRemovedParameters).
+      emit(node, "property_removed_open", path, { name });
     } else {
-      const covered = removedNameCovered(node, name, before[name], path);
-      emit(node, covered ? "property_removed" : "property_removed_unconstrained", path, { name });
+      emit(node, "property_removed_unconstrained", path, { name });
     }
   }
 }
@@ -131,4 +137,31 @@ function removedPatternCovered(node: SchemaNode, pattern: string, was: unknown, 
   if (!Object.keys(patterns).every((p) => narrower(patterns[p]))) return false;
   const properties = map(node.after, "properties");
   return Object.keys(properties).every((name) => patternMatches(pattern, name) === false || narrower(properties[name]));
+}
+
+/**
+ * True when, in `after`, a name no longer in properties is held only by additionalProperties: no pattern
+ * matches it (or may), and no unevaluatedProperties reads which names are listed.
+ */
+function heldOnlyByRest(node: SchemaNode, name: string): boolean {
+  if (Object.hasOwn(node.after, "unevaluatedProperties") || Object.hasOwn(node.before, "unevaluatedProperties")) return false;
+  const patterns = map(node.after, "patternProperties");
+  return Object.keys(patterns).every((pattern) => patternMatches(pattern, name) === false);
+}
+
+/** True when a schema object lists `name` in `required`. */
+function requires(schema: JsonObject, name: string): boolean {
+  const list = own(schema, "required");
+  return Array.isArray(list) && list.includes(name);
+}
+
+/** The type a parameter schema names, for a message: `string`, `string | null`, or `any`. */
+function typeName(schema: unknown): string {
+  if (!isObject(schema)) return schema === false ? "never" : "any";
+  const type = own(schema, "type");
+  if (typeof type === "string") return type;
+  if (Array.isArray(type) && type.every((t) => typeof t === "string")) return type.join(" | ");
+  if (Object.hasOwn(schema, "$ref")) return "reference";
+  if (Object.hasOwn(schema, "enum") || Object.hasOwn(schema, "const")) return "enum";
+  return "any";
 }

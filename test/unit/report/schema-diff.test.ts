@@ -29,12 +29,29 @@ describe("schemaDiffLines", () => {
   it("shows the same first 60 changes as json-diff-ts, in its order, and counts the rest exactly", () => {
     const before = { ...wide(200, false), enum: ["a", "b", "c"], items: [{ type: "string" }, { type: "number" }] };
     const after = { ...wide(150, true), required: ["p1", "x"], enum: ["a", "c"], items: [{ type: "integer" }], extra: { "dotted.key": 1 } };
-    const reference = referenceAtoms(before, after);
+    // `required` is a set: one line of names first, then json-diff-ts's atoms of everything else.
+    const { required: _b, ...beforeRest } = before;
+    const { required: _a, ...afterRest } = after;
+    const reference = referenceAtoms(beforeRest, afterRest);
     expect(reference.length).toBeGreaterThan(200);
     const lines = schemaDiffLines(before, after);
-    expect(lines).toHaveLength(61);
-    expect(shownAtoms(lines)).toEqual(reference.slice(0, 60));
-    expect(lines[60]).toBe(`... ${reference.length - 60} more`);
+    expect(lines).toHaveLength(62);
+    expect(lines[0]).toBe("~ $.required: + x, - p0");
+    expect(shownAtoms(lines.slice(1))).toEqual(reference.slice(0, 60));
+    expect(lines[61]).toBe(`... ${reference.length - 60} more`);
+  });
+
+  it("compares required as a set: names added and dropped, never index by index", () => {
+    const before = { type: "object", required: ["a", "type"], properties: { a: {}, type: {} } };
+    const after = { type: "object", required: ["a", "name"], properties: { a: {}, type: {}, name: {} } };
+    const lines = schemaDiffLines(before, after);
+    expect(lines).toContain("~ $.required: + name, - type");
+    expect(lines.some((line) => line.includes("required[1]"))).toBe(false);
+    // Reordered, the same names say nothing; nested lists are compared the same way.
+    expect(schemaDiffLines({ required: ["a", "b"] }, { required: ["b", "a"] })).toEqual([]);
+    expect(schemaDiffLines({ properties: { o: { required: ["x"] } } }, { properties: { o: { required: ["y"] } } })).toEqual([
+      "~ $.properties.o.required: + y, - x",
+    ]);
   });
 
   it("shows every change when there are 60 or fewer", () => {

@@ -121,7 +121,7 @@ describe("compareSchemas contract", () => {
       kind: "widened",
       reason: "property_added",
       path: "/properties/notes",
-      args: { name: "notes" },
+      args: { name: "notes", type: "string", required: "optional" },
     });
   });
 

@@ -1,4 +1,10 @@
-/** Property test: whenever ajv finds an instance only the new schema accepts, the analyzer reports a widening. */
+/**
+ * Property test: whenever ajv finds an instance only the new schema accepts, the analyzer reports a widening.
+ * One deliberate exception (see removedParametersExplain in bench/schema-gen.mjs): a parameter removed from
+ * `properties` is reported as a warning (`parameter_removed`, a `schema_changed`), not a widening, since the model
+ * no longer sees it; such witnesses count as excused only when the old schema without exactly those parameters
+ * accepts them, so every other widening in the same pair is still a miss.
+ */
 
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -24,7 +30,7 @@ describe("compareSchemas soundness against ajv (generated pairs)", () => {
     const { "2020-12": modern, "draft-07": draft07 } = totals.byDialect;
     console.info(
       `soundness: seed ${run.seed}, ${totals.mutationPairs} mutation pairs judged by ajv (2020-12 ${modern}, ` +
-        `draft-07 ${draft07}), ${totals.witnesses} with a witness, ${totals.missed.length} missed, ` +
+        `draft-07 ${draft07}), ${totals.witnesses} with a witness (${totals.excused} only through a removed parameter), ${totals.missed.length} missed, ` +
         `${run.seconds.toFixed(1)} s`,
     );
     expect(totals.missed).toEqual([]);
