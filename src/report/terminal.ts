@@ -10,6 +10,7 @@ import { capDisplay, neutralize, neutralizeLines } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { type DiffStyle, diffDisplayLines, textSegments } from "./text-diff.js";
 import { maxOf, pushAll } from "../arrays.js";
+import { catalogGroups, toolTexts } from "./first-lock.js";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -23,6 +24,8 @@ export interface ReportInput {
   schemaDiff?: (before: unknown, after: unknown) => string[];
   /** S8 hidden-text findings shown next to the changes (see cli/hidden-text.ts); counted in the summary line. */
   hiddenText?: readonly HiddenTextNote[];
+  /** `lock --brief`: a first lock lists only each tool's description and the instructions, not every string. */
+  brief?: boolean;
 }
 
 /** One S8 finding in the lock report; `message` is already inert (built by the linter's messages). */
@@ -30,6 +33,10 @@ export interface HiddenTextNote {
   tool: string | null;
   severity: Severity;
   message: string;
+  /** The JSON Pointer the finding is at (null: the instructions), raw; with `bare`, the first-lock listing shows the finding under that string. */
+  path?: string | null;
+  /** `message` without its place, for a line right under the string it was found in. */
+  bare?: string;
 }
 
 /** An observation that is not a change (for example a tool SDK clients would reject). */
@@ -73,11 +80,15 @@ const INDENT_DETAIL = " ".repeat(13);
 /** Render the whole report. Server text is neutralized; colour and wrapping follow `style`. */
 export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_STYLE): string {
   const lines: string[] = [headerLine(input), ""];
-  const groups = groupByTool(input);
   const severity = (level: Severity | "note", width: number) => {
     const text = pad(level, width);
     return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
   };
+  // A full first-lock listing shows each S8 finding under the string it is in; the others stay with their tool above.
+  const listing = input.lock === null ? firstLockLines(input, severity) : null;
+  const rest = listing === null ? input.hiddenText : (input.hiddenText ?? []).filter((note) => !listing.shown.has(note));
+  const grouped: ReportInput = rest === undefined ? input : { ...input, hiddenText: rest };
+  const groups = groupByTool(grouped);
 
   if (input.changes.length > 0) {
     pushAll(lines, overviewLines(input.changes, severity));
@@ -102,7 +113,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
       lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
     }
-    for (const hit of isTool ? (input.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
+    for (const hit of isTool ? (grouped.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
       lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);
     }
     if (tool !== null && isTool && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
@@ -110,8 +121,8 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     }
     lines.push("");
   }
-  if (input.lock === null) {
-    pushAll(lines, firstLockLines(input.snapshot));
+  if (listing !== null) {
+    pushAll(lines, listing.lines);
     lines.push("");
   } else if (input.changes.length === 0) {
     lines.push("No changes.", "");
@@ -238,23 +249,69 @@ function changeLines(change: Change, diffStyle: DiffStyle): { headline: string; 
   }
 }
 
-/** On a first lock there is nothing to compare: show all the text being recorded, so it gets a look. */
-function firstLockLines(snapshot: ServerSnapshot): string[] {
+/** Longest text one listing entry shows; the rest is counted. S8 reads all of it either way. */
+export const MAX_ENTRY_SHOWN = 20_000;
+
+/**
+ * On a first lock there is nothing to compare: show all the text being recorded, so it gets a look.
+ * With `brief`, each tool's description and the instructions; otherwise every string the model reads,
+ * by tool, at its JSON Pointer, each once, with the S8 findings in it right below (`shown`).
+ */
+function firstLockLines(input: ReportInput, severity: (level: Severity, width: number) => string): { lines: string[]; shown: Set<HiddenTextNote> } {
+  const { snapshot } = input;
+  const shown = new Set<HiddenTextNote>();
   const lines = ["Recording (no lock yet):"];
+  const notes = input.brief === true ? [] : (input.hiddenText ?? []);
+  const findings = (tool: string | null, at: readonly (string | null)[]) => {
+    for (const note of notes) {
+      if (shown.has(note) || note.tool !== tool || note.bare === undefined || !at.includes(note.path ?? null)) continue;
+      shown.add(note);
+      lines.push(`      ${severity(note.severity, 8)}S8 ${note.path === at[0] ? note.bare : note.message}`);
+    }
+  };
+  const entry = (at: string, text: string) => {
+    const cut = text.length > MAX_ENTRY_SHOWN ? MAX_ENTRY_SHOWN - (isHighSurrogate(text.charCodeAt(MAX_ENTRY_SHOWN - 1)) ? 1 : 0) : text.length;
+    const shownLines = neutralizeLines(text.slice(0, cut));
+    if (cut < text.length) shownLines[shownLines.length - 1] += `...(${text.length - cut} more characters)`;
+    const [first, ...others] = shownLines;
+    lines.push(`    ${capDisplay(neutralize(at), MAX_NAME_SHOWN)}: ${first ?? ""}`, ...others.map((line) => `      ${line}`));
+  };
   for (const tool of snapshot.tools) {
-    const description = ownField(tool, "description");
-    lines.push(`  ${showName(String(tool.name))}`);
-    if (typeof description === "string")
-      pushAll(
-        lines,
-        neutralizeLines(description).map((line) => `      ${line}`),
-      );
+    const name = String(tool.name);
+    lines.push(`  ${showName(name)}`);
+    if (input.brief === true) {
+      const description = ownField(tool, "description");
+      if (typeof description === "string")
+        pushAll(
+          lines,
+          neutralizeLines(description).map((line) => `      ${line}`),
+        );
+      continue;
+    }
+    findings(name, ["/name"]);
+    for (const item of toolTexts(tool)) {
+      entry(item.at, item.text);
+      findings(name, [item.at, ...(item.also ?? [])]);
+    }
   }
   const { instructions } = snapshot;
   if (!instructions.known) lines.push("  instructions: not known (not in the input)");
   else if (instructions.text === null) lines.push("  instructions: none");
-  else lines.push("  instructions:", ...neutralizeLines(instructions.text).map((line) => `      ${line}`));
-  return lines;
+  else {
+    lines.push("  instructions:", ...neutralizeLines(instructions.text).map((line) => `      ${line}`));
+    findings(null, [null]);
+  }
+  if (input.brief !== true) {
+    for (const group of catalogGroups(snapshot)) {
+      lines.push(`  ${group.subject} ${showName(group.name)}`);
+      for (const item of group.texts) entry(item.at, item.text);
+    }
+  }
+  return { lines, shown };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function schemaDiffs(input: ReportInput, tool: string, changes: readonly Change[]): string[] {
