@@ -57,7 +57,7 @@ function strings(value: unknown, path: string, out: SchemaText[], depth: number)
   if (typeof value === "string") {
     out.push({ path, text: value });
   } else if (depth <= MAX_SCHEMA_DEPTH && Array.isArray(value)) {
-    value.forEach((item: unknown, index) => strings(item, `${path}/${index}`, out, depth + 1));
+    for (let index = 0; index < value.length; index++) strings(value[index], `${path}/${index}`, out, depth + 1);
   } else if (depth <= MAX_SCHEMA_DEPTH && isObject(value)) {
     for (const key of Object.keys(value)) strings(value[key], `${path}/${escapePointer(key)}`, out, depth + 1);
   }
