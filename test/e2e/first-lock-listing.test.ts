@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir, writeJson } from "./helpers.js";
+import { repo, runCli, tempDir, writeJson } from "./helpers.js";
 
 const tags = (text: string) => Array.from(text, (char) => String.fromCodePoint(0xe0000 + (char.codePointAt(0) as number))).join("");
 
@@ -128,5 +128,39 @@ describe("a first lock shows every string the model reads", () => {
     const accepted = await runCli(["lock", "--accept", "--from", from], { cwd: dir });
     expect(accepted.code).toBe(0);
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(true);
+  });
+});
+
+describe("a first v2 lock (--config) also lists prompts, resources and templates", () => {
+  it("shows each one's name, description, arguments and uri at their pointers", async () => {
+    const dir = tempDir();
+    const spec = writeJson(dir, "local.json", {
+      serverInfo: { name: "catalog", version: "1.0.0" },
+      tools: [{ name: "search", description: "Search the notes.", inputSchema: { type: "object" } }],
+      prompts: [{ name: "summarize", description: "Summarize a note.", arguments: [{ name: "title", description: "The note's title", required: true }] }],
+      resources: [{ uri: "notes://index", name: "index", description: "Every note title." }],
+      resourceTemplates: [{ uriTemplate: "notes://{title}", name: "note", description: "One note." }],
+    });
+    writeJson(dir, ".mcp.json", { mcpServers: { local: { command: process.execPath, args: [join(repo, "test/fixtures/servers/catalog.mjs"), spec] } } });
+    const result = await runCli(["lock", "--config", ".mcp.json"], { cwd: dir });
+    expect(result.code).toBe(0);
+    const shown = listing(result.stdout);
+    const from = shown.indexOf("  prompt summarize");
+    expect(from).toBeGreaterThan(shown.indexOf("  search"));
+    expect(shown.slice(from)).toEqual([
+      "  prompt summarize",
+      "    /name: summarize",
+      "    /description: Summarize a note.",
+      "    /arguments/0/name: title",
+      "    /arguments/0/description: The note's title",
+      "  resource notes://index",
+      "    /name: index",
+      "    /description: Every note title.",
+      "    /uri: notes://index",
+      "  resource template notes://{title}",
+      "    /name: note",
+      "    /description: One note.",
+      "    /uriTemplate: notes://{title}",
+    ]);
   });
 });
