@@ -84,11 +84,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     const text = pad(level, width);
     return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
   };
-  // A full first-lock listing shows each S8 finding under the string it is in; the others stay with their tool above.
-  const listing = input.lock === null ? firstLockLines(input, severity) : null;
-  const rest = listing === null ? input.hiddenText : (input.hiddenText ?? []).filter((note) => !listing.shown.has(note));
-  const grouped: ReportInput = rest === undefined ? input : { ...input, hiddenText: rest };
-  const groups = groupByTool(grouped);
+  const groups = groupByTool(input);
 
   if (input.changes.length > 0) {
     pushAll(lines, overviewLines(input.changes, severity));
@@ -113,7 +109,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
       lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
     }
-    for (const hit of isTool ? (grouped.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
+    for (const hit of isTool ? (input.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
       lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);
     }
     if (tool !== null && isTool && changes.some((change) => SCHEMA_KINDS.has(change.kind))) {
@@ -121,8 +117,8 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
     }
     lines.push("");
   }
-  if (listing !== null) {
-    pushAll(lines, listing.lines);
+  if (input.lock === null) {
+    pushAll(lines, firstLockLines(input, severity));
     lines.push("");
   } else if (input.changes.length === 0) {
     lines.push("No changes.", "");
@@ -255,9 +251,10 @@ export const MAX_ENTRY_SHOWN = 20_000;
 /**
  * On a first lock there is nothing to compare: show all the text being recorded, so it gets a look.
  * With `brief`, each tool's description and the instructions; otherwise every string the model reads,
- * by tool, at its JSON Pointer, each once, with the S8 findings in it right below (`shown`).
+ * by tool, at its JSON Pointer, each once, with the S8 findings in it right below (they are also
+ * listed with their tool above, as on every lock run).
  */
-function firstLockLines(input: ReportInput, severity: (level: Severity, width: number) => string): { lines: string[]; shown: Set<HiddenTextNote> } {
+function firstLockLines(input: ReportInput, severity: (level: Severity, width: number) => string): string[] {
   const { snapshot } = input;
   const shown = new Set<HiddenTextNote>();
   const lines = ["Recording (no lock yet):"];
@@ -307,7 +304,7 @@ function firstLockLines(input: ReportInput, severity: (level: Severity, width: n
       for (const item of group.texts) entry(item.at, item.text);
     }
   }
-  return { lines, shown };
+  return lines;
 }
 
 function isHighSurrogate(code: number): boolean {

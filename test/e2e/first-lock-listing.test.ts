@@ -89,8 +89,8 @@ describe("a first lock shows every string the model reads", () => {
       "  instructions:",
       "      Use save_note to keep notes.",
     ]);
-    // Shown inline, the findings are not repeated above the listing, and the summary still counts them.
-    expect(result.stdout).not.toContain("S8 hidden_text");
+    // The findings are also listed with their tool above the listing, as on every lock run, and counted once.
+    expect(result.stdout).toContain("S8 hidden_text         Contains a reference to a credential file");
     expect(result.stdout.trimEnd().split("\n").pop()).toBe("0 errors, 2 warnings, 0 info");
   });
 
