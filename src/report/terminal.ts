@@ -256,14 +256,22 @@ export const MAX_ENTRY_SHOWN = 20_000;
  */
 function firstLockLines(input: ReportInput, severity: (level: Severity, width: number) => string): string[] {
   const { snapshot } = input;
-  const shown = new Set<HiddenTextNote>();
   const lines = ["Recording (no lock yet):"];
-  const notes = input.brief === true ? [] : (input.hiddenText ?? []);
+  // Findings by tool and pointer, so the listing stays linear however many there are.
+  const byPlace = new Map<string, HiddenTextNote[]>();
+  const place = (tool: string | null, path: string | null) => `${tool === null ? "" : `t${tool}`}\u0000${path ?? ""}`;
+  for (const note of input.brief === true ? [] : (input.hiddenText ?? [])) {
+    if (note.bare === undefined) continue;
+    const key = place(note.tool, note.path ?? null);
+    const list = byPlace.get(key);
+    if (list) list.push(note);
+    else byPlace.set(key, [note]);
+  }
   const findings = (tool: string | null, at: readonly (string | null)[]) => {
-    for (const note of notes) {
-      if (shown.has(note) || note.tool !== tool || note.bare === undefined || !at.includes(note.path ?? null)) continue;
-      shown.add(note);
-      lines.push(`      ${severity(note.severity, 8)}S8 ${note.path === at[0] ? note.bare : note.message}`);
+    for (const path of at) {
+      const key = place(tool, path);
+      for (const note of byPlace.get(key) ?? []) lines.push(`      ${severity(note.severity, 8)}S8 ${path === at[0] ? note.bare : note.message}`);
+      byPlace.delete(key);
     }
   };
   const entry = (at: string, text: string) => {
