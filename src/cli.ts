@@ -39,7 +39,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
   let task: Promise<number> | null = null;
   sourceOptions(cli.command("lock", "Record a server's tools in a lockfile, or check the live server against it (--check)"))
     .usage(
-      "lock [--check] [--accept] [--accept-tool NAME]... [--review] [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )",
+      "lock [--check] [--accept] [--accept-tool NAME]... [--review] [--brief] [--lock PATH] [--fail-on LEVEL] [--json PATH] ( --from FILE | --config FILE [--server NAME]... | --url URL | -- command args... )",
     )
     .option("--lock <path>", "Lockfile to write or check", { default: "mcp-lint.lock" })
     .option("--from <file>", "Read a saved tools/list result instead of launching a server")
@@ -56,6 +56,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--ignore <rule>", "Record an ignore rule in the lock for the change at TOOL:JSON-PATH (with --reason; v2 locks)")
     .option("--reason <text>", "Why the --ignore rule is granted; stored in the lock")
     .option("--as-client <identity>", "Also read the server as client NAME/VERSION and report where it serves something else (repeatable)")
+    .option("--brief", "On a first lock, list only each tool's description and the instructions, not every string the model reads")
     .example("mcp-lint lock -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check --from tools.json")
@@ -79,6 +80,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             ignores: list(options.ignore, "--ignore", /^[\s\S]+$/, "TOOL:JSON-PATH"),
             reason: single(options.reason, "--reason"),
             asClients: list(options.asClient, "--as-client", /^[\s\S]+$/, "NAME/VERSION"),
+            brief: flag(options.brief, "--brief"),
             version,
           },
           output,

@@ -74,6 +74,8 @@ export function hiddenTextNotes(findings: readonly LintFinding[]): HiddenTextNot
     tool: finding.tool,
     severity: finding.severity,
     message: `${message(finding)}${finding.path === null ? "" : ` (at ${neutralize(finding.path)})`} -> ${fix(finding)}`,
+    path: finding.path,
+    bare: `${message(finding)} -> ${fix(finding)}`,
   }));
 }
 

@@ -54,6 +54,8 @@ export interface LockFlags extends SourceFlags {
   /** `--ignore TOOL:PATH` (repeatable) and its `--reason`. */
   ignores?: string[];
   reason?: string | null;
+  /** `--brief`: a first lock lists only the descriptions and the instructions, not every string the model reads. */
+  brief?: boolean;
   /** `--as-client NAME/VERSION` (repeatable). */
   asClients?: string[];
   /** A server prepared by the caller instead of the command line's source (`wrap` locks a config entry as the client launches it, into a v1 lock). */
@@ -378,6 +380,7 @@ async function readServers(
         changes,
         notes,
         hiddenText: hiddenTextNotes(hidden),
+        ...(flags.brief === true ? { brief: true } : {}),
       };
       const run: ServerRun = { job, previous, snapshot, changes, hidden, notes, plan: null, ignored: [], input, primary, others };
       return run;

@@ -208,16 +208,18 @@ function scanComments(text: string, hits: HiddenHit[]): void {
 }
 
 // One alternation of fixed strings: no quantifiers, so matching stays linear. Boundaries are
-// checked in code, which keeps `process.env` or `.envrc` from counting as `.env`.
+// checked in code, which keeps `process.env` or `.envrc` from counting as `.env`. A path matches
+// with either separator (`.aws/credentials`, `%USERPROFILE%\.aws\credentials`); `~/`, `$HOME/` or an
+// absolute prefix in front changes nothing, since the match starts at the dot.
 const FILE_REFERENCES =
-  /\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws\/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.docker\/config\.json|\.kube\/config|\.env|claude_desktop_config\.json|cline_mcp_settings\.json|mcp_settings\.json|mcp_config\.json|\.claude\.json|mcp\.json/gi;
+  /\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws[/\\]credentials|\.netrc|_netrc|\.npmrc|\.pypirc|\.git-credentials|\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh|gh[/\\]hosts\.yml|login\.keychain|Library[/\\]Keychains|find-generic-password|find-internet-password|dump-keychain|keychain|\.env|claude_desktop_config\.json|cline_mcp_settings\.json|mcp_settings\.json|mcp_config\.json|\.claude\.json|\.claude[/\\]settings|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|mcp\.json/gi;
 
-const MAY_NAME_FILE = /\.[a-z]|id_|mcp|claude/i;
+const MAY_NAME_FILE = /\.[a-z]|id_|mcp|claude|_netrc|keychain|find-/i;
 
 function referenceKind(match: string): HiddenKind {
   const lower = match.toLowerCase();
   if (lower === ".env") return "env_file";
-  if (lower.includes("mcp") || lower.includes("claude")) return "mcp_config";
+  if (lower.includes("mcp") || lower.includes("claude") || lower.includes("codex") || lower.includes("gemini")) return "mcp_config";
   return "credential_file";
 }
 
@@ -225,9 +227,11 @@ function isNameCode(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
 }
 
-// `.env` is named in ordinary descriptions ("searches config files such as .env"), so it counts only
-// within 80 characters of a word that moves its contents somewhere: read, send, include, pass, upload...
-const ENV_ACCESS = /\b(?:read|reads|cat|open|send|upload|include|pass|attach|copy|print|output|share|post|forward|dump|leak|contents?)\b/i;
+// `.env` is named in ordinary descriptions ("searches config files such as .env"), and so is the
+// Keychain ("tokens are kept in the macOS Keychain"), so the bare names count only within 80
+// characters of a word that moves contents somewhere: read, send, include, pass, upload...
+const ENV_ACCESS = /\b(?:read|reads|cat|open|send|upload|include|pass|attach|copy|print|output|share|post|forward|dump|leak|export|extract|contents?)\b/i;
+const NEEDS_ACCESS: ReadonlySet<string> = new Set([".env", "keychain"]);
 
 /** References to credential files and to the client's MCP configuration, by name. */
 function scanFileReferences(text: string, hits: HiddenHit[]): void {
@@ -241,7 +245,7 @@ function scanFileReferences(text: string, hits: HiddenHit[]): void {
     // A name must stand alone: `process.env`, `valid_rsa`, `.envrc` and `mcp.jsonc` are other words.
     if ((before >= 0 && isNameCode(before)) || (after >= 0 && isNameCode(after))) continue;
     const kind = referenceKind(match[0]);
-    if (kind === "env_file" && !ENV_ACCESS.test(text.slice(Math.max(0, start - 80), Math.min(text.length, end + 80)))) continue;
+    if (NEEDS_ACCESS.has(match[0].toLowerCase()) && !ENV_ACCESS.test(text.slice(Math.max(0, start - 80), Math.min(text.length, end + 80)))) continue;
     const seen = found.get(kind);
     if (seen === undefined) found.set(kind, { kind, text: excerpt(text, start, end), count: 1 });
     else seen.count++;

@@ -11,6 +11,7 @@ import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { type DiffStyle, diffDisplayLines, isRewrite, textSegments } from "./text-diff.js";
 import { sameness, splitRepeated } from "./repeated.js";
 import { maxOf, pushAll } from "../arrays.js";
+import { catalogGroups, toolTexts } from "./first-lock.js";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -24,6 +25,8 @@ export interface ReportInput {
   schemaDiff?: (before: unknown, after: unknown) => string[];
   /** S8 hidden-text findings shown next to the changes (see cli/hidden-text.ts); counted in the summary line. */
   hiddenText?: readonly HiddenTextNote[];
+  /** `lock --brief`: a first lock lists only each tool's description and the instructions, not every string. */
+  brief?: boolean;
 }
 
 /** One S8 finding in the lock report; `message` is already inert (built by the linter's messages). */
@@ -31,6 +34,10 @@ export interface HiddenTextNote {
   tool: string | null;
   severity: Severity;
   message: string;
+  /** The JSON Pointer the finding is at (null: the instructions), raw; with `bare`, the first-lock listing shows the finding under that string. */
+  path?: string | null;
+  /** `message` without its place, for a line right under the string it was found in. */
+  bare?: string;
 }
 
 /** An observation that is not a change (for example a tool SDK clients would reject). */
@@ -110,7 +117,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   }
   for (const [key, changes] of groups) pushAll(lines, groupLines(input, key, changes, style));
   if (input.lock === null) {
-    pushAll(lines, firstLockLines(input.snapshot));
+    pushAll(lines, firstLockLines(input, severity));
     lines.push("");
   } else if (input.changes.length === 0) {
     lines.push("No changes.", "");
@@ -273,7 +280,12 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
   const parts = [...count("tool", "tool"), ...count("prompt", "prompt"), ...count("resource", "resource"), ...count("resource template", "resource template")];
   if (rows.some((row) => row.key === null)) parts.push("the server");
   const title = `Changed: ${parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`}`;
-  return [title, ...rows.map((row, index) => `  ${severity(row.top, 9)}${pad(names[index] as string, width)}${(names[index] as string).length >= width ? " " : ""}${row.kinds}`)];
+  return [
+    title,
+    ...rows.map(
+      (row, index) => `  ${severity(row.top, 9)}${pad(names[index] as string, width)}${(names[index] as string).length >= width ? " " : ""}${row.kinds}`,
+    ),
+  ];
 }
 
 /** What the terminal shows for one change: a short headline and, for text, every edit as lines. */
@@ -348,23 +360,78 @@ function changeLines(change: Change, diffStyle: TerminalDiffStyle): { headline: 
   }
 }
 
-/** On a first lock there is nothing to compare: show all the text being recorded, so it gets a look. */
-function firstLockLines(snapshot: ServerSnapshot): string[] {
+/** Longest text one listing entry shows; the rest is counted. S8 reads all of it either way. */
+export const MAX_ENTRY_SHOWN = 20_000;
+
+/**
+ * On a first lock there is nothing to compare: show all the text being recorded, so it gets a look.
+ * With `brief`, each tool's description and the instructions; otherwise every string the model reads,
+ * by tool, at its JSON Pointer, each once, with the S8 findings in it right below (they are also
+ * listed with their tool above, as on every lock run).
+ */
+function firstLockLines(input: ReportInput, severity: (level: Severity, width: number) => string): string[] {
+  const { snapshot } = input;
   const lines = ["Recording (no lock yet):"];
+  // Findings by tool and pointer, so the listing stays linear however many there are.
+  const byPlace = new Map<string, HiddenTextNote[]>();
+  const place = (tool: string | null, path: string | null) => `${tool === null ? "" : `t${tool}`}\u0000${path ?? ""}`;
+  for (const note of input.brief === true ? [] : (input.hiddenText ?? [])) {
+    if (note.bare === undefined) continue;
+    const key = place(note.tool, note.path ?? null);
+    const list = byPlace.get(key);
+    if (list) list.push(note);
+    else byPlace.set(key, [note]);
+  }
+  const findings = (tool: string | null, at: readonly (string | null)[]) => {
+    for (const path of at) {
+      const key = place(tool, path);
+      for (const note of byPlace.get(key) ?? []) lines.push(`      ${severity(note.severity, 8)}S8 ${path === at[0] ? note.bare : note.message}`);
+      byPlace.delete(key);
+    }
+  };
+  const entry = (at: string, text: string) => {
+    const cut = text.length > MAX_ENTRY_SHOWN ? MAX_ENTRY_SHOWN - (isHighSurrogate(text.charCodeAt(MAX_ENTRY_SHOWN - 1)) ? 1 : 0) : text.length;
+    const shownLines = neutralizeLines(text.slice(0, cut));
+    if (cut < text.length) shownLines[shownLines.length - 1] += `...(${text.length - cut} more characters)`;
+    const [first, ...others] = shownLines;
+    lines.push(`    ${capDisplay(neutralize(at), MAX_NAME_SHOWN)}: ${first ?? ""}`, ...others.map((line) => `      ${line}`));
+  };
   for (const tool of snapshot.tools) {
-    const description = ownField(tool, "description");
-    lines.push(`  ${showName(String(tool.name))}`);
-    if (typeof description === "string")
-      pushAll(
-        lines,
-        neutralizeLines(description).map((line) => `      ${line}`),
-      );
+    const name = String(tool.name);
+    lines.push(`  ${showName(name)}`);
+    if (input.brief === true) {
+      const description = ownField(tool, "description");
+      if (typeof description === "string")
+        pushAll(
+          lines,
+          neutralizeLines(description).map((line) => `      ${line}`),
+        );
+      continue;
+    }
+    findings(name, ["/name"]);
+    for (const item of toolTexts(tool)) {
+      entry(item.at, item.text);
+      findings(name, [item.at, ...(item.also ?? [])]);
+    }
   }
   const { instructions } = snapshot;
   if (!instructions.known) lines.push("  instructions: not known (not in the input)");
   else if (instructions.text === null) lines.push("  instructions: none");
-  else lines.push("  instructions:", ...neutralizeLines(instructions.text).map((line) => `      ${line}`));
+  else {
+    lines.push("  instructions:", ...neutralizeLines(instructions.text).map((line) => `      ${line}`));
+    findings(null, [null]);
+  }
+  if (input.brief !== true) {
+    for (const group of catalogGroups(snapshot)) {
+      lines.push(`  ${group.subject} ${showName(group.name)}`);
+      for (const item of group.texts) entry(item.at, item.text);
+    }
+  }
   return lines;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function schemaDiffs(input: ReportInput, tool: string, changes: readonly Change[]): string[] {
