@@ -68,3 +68,21 @@ describe("wrap and unwrap keep the config's bytes", () => {
     expect(existsSync(`${config}.mcp-lint.bak`)).toBe(false);
   });
 });
+
+describe("wrap and a server that echoes the entry's secret", () => {
+  it("the lock is refused, the entry left as it is, and no output or file holds the secret in any form", async () => {
+    const dir = tempDir();
+    const secret = "sk-wrap-echo-51c2e9a07b3d";
+    const config = join(dir, "claude_desktop_config.json");
+    const echo = join(import.meta.dirname, "../fixtures/servers/echo-secret.mjs");
+    const text = `${JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [echo], env: { ECHO_SECRET: "${WRAP_TOKEN}" } } } }, null, 2)}\n`;
+    writeFileSync(config, text);
+    const result = await runCli(["wrap", config], { cwd: dir, env: { WRAP_TOKEN: secret } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/left server "echo" as it is: it could not be locked: refusing to write .*echoed back a secret/);
+    const forms = [secret, Buffer.from(secret).toString("base64").replace(/=+$/, ""), Buffer.from(secret).toString("hex")];
+    for (const form of forms) expect(result.stdout + result.stderr, form).not.toContain(form);
+    expect(readFileSync(config, "utf8")).toBe(text);
+    expect(existsSync(join(dir, "mcp-lint-locks", "echo.lock"))).toBe(false);
+  });
+});
