@@ -83,10 +83,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   const lines: string[] = [headerLine(input), ""];
   const { repeated, rest } = splitRepeated(input.changes);
   const groups = groupByTool({ ...input, changes: rest });
-  const severity = (level: Severity | "note", width: number) => {
-    const text = pad(level, width);
-    return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
-  };
+  const severity = severityPainter(style);
 
   if (input.changes.length > 0) {
     pushAll(lines, overviewLines(input.changes, severity));
@@ -105,14 +102,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   }
   for (const { subject, names, changes } of byNames.values()) {
     lines.push(paint(style, "bold", `${names.length} ${subject}s: ${namesList(names)}`));
-    for (const change of changes) {
-      const { headline, block } = changeLines(change, diffStyle);
-      lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
-      pushAll(
-        lines,
-        block.map((line) => `${INDENT_DETAIL}${line}`),
-      );
-    }
+    for (const change of changes) pushAll(lines, changeBlock(change, diffStyle, severity));
     lines.push("");
   }
   for (const [key, changes] of groups) pushAll(lines, groupLines(input, key, changes, style));
@@ -164,22 +154,12 @@ export function reportGroups(input: ReportInput, style: TerminalStyle = PLAIN_ST
 /** One group's block: its name, each change with its diff, notes, hidden text, schema diffs, a blank line. */
 function groupLines(input: ReportInput, key: GroupKey, changes: readonly Change[], style: TerminalStyle): string[] {
   const lines: string[] = [];
-  const severity = (level: Severity | "note", width: number) => {
-    const text = pad(level, width);
-    return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
-  };
+  const severity = severityPainter(style);
   const diffStyle = terminalDiffStyle(style);
   const tool = key === null ? null : nameOf(key);
   const isTool = key === null || subjectOf(key) === "tool";
   lines.push(key === null ? "(server)" : paint(style, "bold", neutralize(capDisplay(labelOf(key), MAX_NAME_SHOWN), { lineStart: true })));
-  for (const change of changes) {
-    const { headline, block } = changeLines(change, diffStyle);
-    lines.push(`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`);
-    pushAll(
-      lines,
-      block.map((line) => `${INDENT_DETAIL}${line}`),
-    );
-  }
+  for (const change of changes) pushAll(lines, changeBlock(change, diffStyle, severity));
   for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
     lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
   }
@@ -288,7 +268,6 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
   ];
 }
 
-/** What the terminal shows for one change: a short headline and, for text, every edit as lines. */
 /** The word-diff markers, and how a whole old or new line is painted in a rewrite. */
 interface TerminalDiffStyle extends DiffStyle {
   removedLine: (text: string) => string;
@@ -304,6 +283,23 @@ function terminalDiffStyle(style: TerminalStyle): TerminalDiffStyle {
   };
 }
 
+/** A severity as a padded, coloured column ("note" is never coloured). */
+type SeverityPainter = (level: Severity | "note", width: number) => string;
+
+function severityPainter(style: TerminalStyle): SeverityPainter {
+  return (level, width) => {
+    const text = pad(level, width);
+    return level === "note" ? text : paint(style, SEVERITY_COLOUR[level], text);
+  };
+}
+
+/** One change as report lines: severity, kind and headline, then its block indented under them. */
+function changeBlock(change: Change, diffStyle: TerminalDiffStyle, severity: SeverityPainter): string[] {
+  const { headline, block } = changeLines(change, diffStyle);
+  return [`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`, ...block.map((line) => `${INDENT_DETAIL}${line}`)];
+}
+
+/** What the terminal shows for one change: a short headline and, for text, every edit as lines. */
 function changeLines(change: Change, diffStyle: TerminalDiffStyle): { headline: string; block: string[] } {
   const { args } = change;
   const textDiff = (what: string) => {
