@@ -142,7 +142,7 @@ export class ProxySession {
   private listChanged: JSONRPCNotification | null = null;
   private verdict: GuardVerdict | null = null;
   private readFailure: string | null = null;
-  /** Tools seen in the lists so far (fix-only mode), by name: whether each pages itself, and its output schema. */
+  /** Tools seen in the lists so far (fix-only mode), by name: a call's paging and output schema are read from them. */
   private readonly listedTools = new Map<string, JsonObject>();
   private side: SideChannel | null = null;
   private sideClient: Client | null = null;
@@ -562,8 +562,11 @@ export class ProxySession {
       ms,
     });
     if (verdict.anotherServer !== null) report({ event: "another_server", ...verdict.anotherServer });
-    const serverChanges = verdict.changes.filter((change) => change.kind === "server_changed").map((change) => serverChangeText(change));
-    if (trigger === "initialize" && serverChanges.length > 0) report({ event: "server_changed", what: serverChanges });
+    // Reported once a session, like the instructions: a re-read on list_changed compares the same launch again.
+    if (trigger === "initialize") {
+      const serverChanges = verdict.changes.filter((change) => change.kind === "server_changed").map((change) => serverChangeText(change));
+      if (serverChanges.length > 0) report({ event: "server_changed", what: serverChanges });
+    }
     for (const entry of verdict.withheld.values()) report({ event: "withheld", tool: entry.tool, kinds: entry.kinds, severity: entry.severity });
     // Instructions reach the client only in the initialize answer; a later change is for the next session.
     if (trigger === "initialize" && verdict.instructions.served !== "as_sent") {

@@ -32,8 +32,6 @@ export interface WrapCandidate {
   badEnvNames: string[];
   /** The entry loads variables from a file the proxy cannot name (VS Code's envFile). */
   envFile: boolean;
-  /** Its args use client variables (`${...}`), which the client expands at launch. */
-  variables: boolean;
 }
 
 /** A remote entry `--include-remote` will rewrite into a proxy with `--url`. */
@@ -104,7 +102,6 @@ export function wrapCandidates(
       passEnv: env.filter((name) => ENV_NAME.test(name)),
       badEnvNames: env.filter((name) => !ENV_NAME.test(name)),
       envFile: field(entry, "envFile") !== undefined,
-      variables: argv.some((arg) => arg.includes("${")),
     });
   }
   return { candidates, remotes, skipped };

@@ -33,8 +33,8 @@ export function checkPublished(name: string, version: string): Promise<Published
  * every wrapped launch fail, and whoever publishes it first would sit inside every wrapped session.
  * npm's own output is not repeated (it may name a private registry's address).
  */
-export async function requirePublished(version: string, check: typeof checkPublished = checkPublished): Promise<void> {
-  const answer = await check("mcp-lint", version);
+export async function requirePublished(version: string): Promise<void> {
+  const answer = await checkPublished("mcp-lint", version);
   if (answer === "published") return;
   const why =
     answer === "missing"
