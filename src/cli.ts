@@ -348,10 +348,7 @@ function camelBooleanFlags(argv: readonly string[], cli: ReturnType<typeof cac>)
   const booleans = new Map<string, string>();
   for (const command of [cli.globalCommand, ...cli.commands]) {
     for (const option of command.options) {
-      const long = option.rawName
-        .split(",")
-        .map((part) => part.trim())
-        .find((part) => /^--[a-z0-9]+(-[a-z0-9]+)+$/.test(part));
+      const long = optionFlags(option).find((part) => /^--[a-z0-9]+(-[a-z0-9]+)+$/.test(part));
       if (option.isBoolean && !option.negated && long !== undefined) booleans.set(long, `--${option.name}`);
     }
   }
@@ -384,13 +381,12 @@ const LAUNCHING = new Set(["lock", "run", "proxy", "init-fixtures"]);
  * cac's own words, made useful: an unknown option gets the closest known one, and arguments left
  * over (a server command without `--` in front of it) are named with the fix.
  */
-function explainCacError(message: string, command: string, options: readonly { names: string[] }[]): string {
+function explainCacError(message: string, command: string, options: readonly { rawName: string }[]): string {
   const unknown = /^Unknown option (\S+)$/.exec(message);
   if (unknown !== null) {
     // cac reports --pass-evn as --passEvn; show it as typed.
-    const word = kebab(unknown[1] as string);
-    const known = options.flatMap((option) => option.names).map((name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`));
-    return `unknown option ${word}${didYouMean(word, [...new Set(known)])}`;
+    const word = unknown[1]?.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`) as string;
+    return `unknown option ${word}${didYouMean(word, [...new Set(options.flatMap(optionFlags))])}`;
   }
   const unused = /^Unused args: (.*)$/.exec(message);
   if (unused !== null) {
@@ -404,8 +400,12 @@ function explainCacError(message: string, command: string, options: readonly { n
   return message;
 }
 
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+/** The flags an option is written as, from its declaration: `--pass-env`, `-v` and `--version`, `--no-pid-namespace`. */
+function optionFlags(option: { rawName: string }): string[] {
+  return option.rawName
+    .split(",")
+    .map((part) => part.trim().split(/[\s<[]/)[0] as string)
+    .filter((flag) => flag.startsWith("-"));
 }
 
 function cacMessage(error: unknown): string {
