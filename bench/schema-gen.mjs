@@ -1534,20 +1534,7 @@ export function runCase({ seed, seeds, compareSchemas, validator, kind, instance
   const rng = createRandom(seed);
   const start = rng.pick(seeds);
   const dialect = start.dialect;
-  const result = {
-    kind,
-    seed,
-    dialect,
-    pairs: 0,
-    judged: 0,
-    witnesses: 0,
-    excused: 0,
-    missed: [],
-    falseWidened: [],
-    falseText: [],
-    notEquivalent: [],
-    notNarrowing: [],
-  };
+  const result = { kind, seed, dialect, ...emptyCounts() };
   const widened = (b, a) => compareSchemas(b, a).some((f) => f.kind === "widened");
 
   if (kind === "equivalence") {
@@ -1730,18 +1717,15 @@ function stringsOf(value) {
   return out;
 }
 
+/** The counts and lists one case fills and the running totals add up. */
+function emptyCounts() {
+  return { pairs: 0, judged: 0, witnesses: 0, excused: 0, missed: [], falseWidened: [], falseText: [], notEquivalent: [], notNarrowing: [] };
+}
+
 /** Adds one case result into running totals. */
 export function addUp(totals, r) {
   const t = totals ?? {
-    pairs: 0,
-    judged: 0,
-    witnesses: 0,
-    excused: 0,
-    missed: [],
-    falseWidened: [],
-    falseText: [],
-    notEquivalent: [],
-    notNarrowing: [],
+    ...emptyCounts(),
     mutationPairs: 0,
     equivalencePairs: 0,
     restructurePairs: 0,

@@ -14,14 +14,20 @@ import { describe, expect, it } from "vitest";
 import { cliPath, connectProxy, fakeNpx, fixture, recordedCalls, version } from "../fixtures/servers/proxy/harness.js";
 import { runCli, tempDir } from "./helpers.js";
 
+/** A Claude Desktop config in a new folder with one stdio server (rug.mjs, not pulled), and the server's state folder. */
+function weatherConfig(): { dir: string; state: string; config: string; original: string } {
+  const dir = tempDir();
+  const state = join(dir, "state");
+  mkdirSync(state);
+  const config = join(dir, "claude_desktop_config.json");
+  const original = `${JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [fixture("rug.mjs"), state] } } }, null, 2)}\n`;
+  writeFileSync(config, original);
+  return { dir, state, config, original };
+}
+
 describe.skipIf(process.platform === "win32")("a wrapped Claude Desktop config", () => {
   it("locks the server, and launched from the file's command and args, serves its tools through the proxy", async () => {
-    const dir = tempDir();
-    const state = join(dir, "state");
-    mkdirSync(state);
-    const config = join(dir, "claude_desktop_config.json");
-    const original = `${JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [fixture("rug.mjs"), state] } } }, null, 2)}\n`;
-    writeFileSync(config, original);
+    const { dir, state, config, original } = weatherConfig();
 
     const wrapped = await runCli(["wrap", config], { cwd: dir });
     expect(wrapped.code).toBe(0);
@@ -123,12 +129,7 @@ async function localRegistry(versions: string[]): Promise<{ url: string; close: 
 
 describe.skipIf(process.platform === "win32")("wrap --npx (issue 21 item 2)", () => {
   it("refuses, writing nothing, unless the registry npm uses has this exact version; then writes npx -y mcp-lint@<version>", async () => {
-    const dir = tempDir();
-    const state = join(dir, "state");
-    mkdirSync(state);
-    const config = join(dir, "claude_desktop_config.json");
-    const original = `${JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [fixture("rug.mjs"), state] } } }, null, 2)}\n`;
-    writeFileSync(config, original);
+    const { dir, config, original } = weatherConfig();
     const npmEnv = (registry: string) => ({ npm_config_registry: registry, npm_config_cache: join(dir, "npm-cache"), npm_config_offline: "false" });
 
     const empty = await localRegistry([]);
