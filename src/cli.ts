@@ -386,7 +386,9 @@ function explainCacError(message: string, command: string, options: readonly { r
   if (unknown !== null) {
     // cac reports --pass-evn as --passEvn; show it as typed.
     const word = unknown[1]?.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`) as string;
-    return `unknown option ${word}${didYouMean(word, [...new Set(options.flatMap(optionFlags))])}`;
+    // cac also reports `--no-x` as `--x`, and accepts `--x` for a negated `--no-x`, so both are candidates.
+    const known = options.flatMap(optionFlags).flatMap((flag) => (flag.startsWith("--no-") ? [flag, `--${flag.slice(5)}`] : [flag]));
+    return `unknown option ${word}${didYouMean(word, [...new Set(known)])}`;
   }
   const unused = /^Unused args: (.*)$/.exec(message);
   if (unused !== null) {
