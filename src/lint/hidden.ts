@@ -1,29 +1,65 @@
 /** S8's scanner: finds text a model reads but a person does not see, or should not trust, in one string. Pure and linear. */
 
 import type { Severity } from "../lock/kinds.js";
-import { findPhrases } from "./phrases.js";
+import { type Carrier, type Comment, comments, hiddenViews, mixedScriptWords } from "./hidden-views.js";
+import { findPhrases, type PhraseKind } from "./phrases.js";
 import type { HiddenKind } from "./types.js";
-import { pushAll } from "../arrays.js";
 
-/** Severity of each class of hidden text (see docs/rules/S8.md for why). */
+/**
+ * The highest severity of each class of hidden text on its own (see docs/rules/S8.md for why).
+ * A tool's findings can be lower (a secret that is the tool's own subject is info) or combined into
+ * one `poisoning` error (a secret together with where to send it, secrecy or precedence).
+ */
 export const HIDDEN_SEVERITY = {
   tag: "error",
   bidi: "error",
   zero_width: "warning",
+  bom: "info",
+  mixed_script: "warning",
+  encoded_text: "warning",
   html_comment: "warning",
+  markdown_comment: "warning",
+  quiet_comment: "info",
   credential_file: "warning",
   mcp_config: "warning",
-  hide_from_user: "warning",
-  override_tools: "warning",
   env_file: "info",
-  bom: "info",
+  secret_words: "warning",
+  hide_from_user: "warning",
+  quiet_action: "info",
+  override_tools: "warning",
+  session_claim: "info",
+  exfiltration: "info",
+  poisoning: "error",
 } as const satisfies Record<HiddenKind, Severity>;
+
+/** The part of a poisoning attack a hit is: something secret to read, where it goes, secrecy, or precedence over other tools. */
+export type AttackPart = "source" | "sink" | "secrecy" | "precedence";
+
+/** Which part each prose or file class is, and whether it counts alone (strong) or only beside another part (weak). */
+export const ATTACK_PART: Partial<Record<HiddenKind, { part: AttackPart; strong: boolean }>> = {
+  credential_file: { part: "source", strong: true },
+  mcp_config: { part: "source", strong: true },
+  env_file: { part: "source", strong: true },
+  // A secret named in words ("kubeconfig context to use") is ordinary prose; it counts beside another part.
+  secret_words: { part: "source", strong: false },
+  exfiltration: { part: "sink", strong: true },
+  hide_from_user: { part: "secrecy", strong: true },
+  quiet_action: { part: "secrecy", strong: false },
+  override_tools: { part: "precedence", strong: true },
+  session_claim: { part: "precedence", strong: false },
+};
 
 /** One class of hidden text found in a string: what it says (decoded or an excerpt, raw) and how often it occurs. */
 export interface HiddenHit {
   kind: HiddenKind;
   text: string;
   count: number;
+  /** For a part found only in another view of the string (a comment, a decoded blob, once look-alike letters are folded): which. */
+  carrier?: Carrier;
+  /** For a source: the words of a tool name that make the secret the tool's own subject (`ssh` for `~/.ssh`). */
+  subject?: readonly string[];
+  /** For a source: a word just before it asks for the content ("the contents of ~/.ssh/id_rsa"). */
+  asksForContent?: boolean;
 }
 
 /** Longest decoded or excerpted text kept per hit; messages clip further. */
@@ -192,35 +228,62 @@ function scanCharacters(text: string, hits: HiddenHit[]): void {
   if (bom) hits.push({ kind: "bom", text: excerpt(text, 0, 1), count: 1 });
 }
 
-/** HTML comments, which Markdown-rendering clients hide and models read; an unclosed one hides the rest. */
-function scanComments(text: string, hits: HiddenHit[]): void {
-  let count = 0;
-  let first = "";
-  for (let at = text.indexOf("<!--"); at >= 0; ) {
-    const close = text.indexOf("-->", at + 4);
-    const end = close < 0 ? text.length : close;
-    if (count === 0) first = clipText(text.slice(at + 4, end).trim());
-    count++;
-    if (close < 0) break;
-    at = text.indexOf("<!--", close + 3);
-  }
-  if (count > 0) hits.push({ kind: "html_comment", text: first, count });
-}
-
 // One alternation of fixed strings: no quantifiers, so matching stays linear. Boundaries are
 // checked in code, which keeps `process.env` or `.envrc` from counting as `.env`. A path matches
 // with either separator (`.aws/credentials`, `%USERPROFILE%\.aws\credentials`); `~/`, `$HOME/` or an
 // absolute prefix in front changes nothing, since the match starts at the dot.
 const FILE_REFERENCES =
-  /\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws[/\\]credentials|\.netrc|_netrc|\.npmrc|\.pypirc|\.git-credentials|\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh|gh[/\\]hosts\.yml|login\.keychain|Library[/\\]Keychains|find-generic-password|find-internet-password|dump-keychain|keychain|\.env|claude_desktop_config\.json|cline_mcp_settings\.json|mcp_settings\.json|mcp_config\.json|\.claude\.json|\.claude[/\\]settings|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|mcp\.json/gi;
+  /\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws[/\\]credentials|\.netrc|_netrc|\.npmrc|\.pypirc|\.git-credentials|\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh|gh[/\\]hosts\.yml|\.config[/\\]gcloud|\.gnupg|\.pgpass|\.bash_history|\.zsh_history|etc[/\\]shadow|login\.keychain|Library[/\\]Keychains|find-generic-password|find-internet-password|dump-keychain|keychain|\.env|claude_desktop_config\.json|cline_mcp_settings\.json|mcp_settings\.json|mcp_config\.json|\.claude\.json|\.claude[/\\]settings|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|mcp\.json/gi;
 
-const MAY_NAME_FILE = /\.[a-z]|id_|mcp|claude|_netrc|keychain|find-/i;
+const MAY_NAME_FILE = /\.[a-z]|id_|mcp|claude|_netrc|keychain|find-|etc[/\\]/i;
 
 function referenceKind(match: string): HiddenKind {
   const lower = match.toLowerCase();
   if (lower === ".env") return "env_file";
   if (lower.includes("mcp") || lower.includes("claude") || lower.includes("codex") || lower.includes("gemini")) return "mcp_config";
   return "credential_file";
+}
+
+/**
+ * The words of a tool name that make a file its own subject: an SSH tool names `~/.ssh/config`, an
+ * AWS tool `~/.aws/credentials`, a client-config editor `.mcp.json`. Keyed by the start of the match.
+ */
+const FILE_SUBJECTS: readonly [string, string][] = [
+  [".ssh", "ssh sftp scp key keys keygen git"],
+  ["id_", "ssh sftp scp key keys keygen git"],
+  [".aws", "aws s3 amazon iam sts boto"],
+  [".netrc", "netrc ftp curl http credential credentials"],
+  ["_netrc", "netrc ftp curl http credential credentials"],
+  [".npmrc", "npm registry package packages publish"],
+  [".pypirc", "pypi pip python twine publish"],
+  [".git-credentials", "git github gh credential credentials"],
+  [".config/gh", "git github gh"],
+  [".config\\gh", "git github gh"],
+  ["gh/", "git github gh"],
+  ["gh\\", "git github gh"],
+  [".docker", "docker container containers registry"],
+  [".kube", "kube kubectl kubernetes k8s cluster"],
+  [".config/gcloud", "gcloud google gcp cloud"],
+  [".config\\gcloud", "gcloud google gcp cloud"],
+  [".gnupg", "gpg pgp gnupg sign signing key keys"],
+  [".pgpass", "postgres postgresql psql pg database db"],
+  [".bash_history", "shell history bash terminal"],
+  [".zsh_history", "shell history zsh terminal"],
+  ["etc", "passwd shadow user users account accounts system"],
+  [".env", "env dotenv environment variables secrets config settings"],
+  ["login.keychain", "keychain keyring secret secrets password passwords credential credentials vault"],
+  ["library", "keychain keyring secret secrets password passwords credential credentials vault"],
+  ["find-", "keychain keyring secret secrets password passwords credential credentials vault"],
+  ["dump-", "keychain keyring secret secrets password passwords credential credentials vault"],
+  ["keychain", "keychain keyring secret secrets password passwords credential credentials vault"],
+];
+const MCP_SUBJECT = "mcp config configuration configs settings claude cursor vscode codex gemini cline windsurf client clients".split(" ");
+
+function fileSubject(match: string, kind: HiddenKind): readonly string[] {
+  if (kind === "mcp_config") return MCP_SUBJECT;
+  const lower = match.toLowerCase();
+  for (const [start, words] of FILE_SUBJECTS) if (lower.startsWith(start)) return words.split(" ");
+  return [];
 }
 
 function isNameCode(code: number): boolean {
@@ -232,9 +295,10 @@ function isNameCode(code: number): boolean {
 // characters of a word that moves contents somewhere: read, send, include, pass, upload...
 const ENV_ACCESS = /\b(?:read|reads|cat|open|send|upload|include|pass|attach|copy|print|output|share|post|forward|dump|leak|export|extract|contents?)\b/i;
 const NEEDS_ACCESS: ReadonlySet<string> = new Set([".env", "keychain"]);
+const CONTENT_BEFORE = /\b(?:contents|content|text|value|data|body|dump|raw|copy|verbatim)\b/i;
 
 /** References to credential files and to the client's MCP configuration, by name. */
-function scanFileReferences(text: string, hits: HiddenHit[]): void {
+function scanFileReferences(text: string, hits: HiddenHit[], carrier: Carrier | undefined): void {
   const found = new Map<HiddenKind, HiddenHit>();
   FILE_REFERENCES.lastIndex = 0;
   for (let match = FILE_REFERENCES.exec(text); match !== null; match = FILE_REFERENCES.exec(text)) {
@@ -246,22 +310,120 @@ function scanFileReferences(text: string, hits: HiddenHit[]): void {
     if ((before >= 0 && isNameCode(before)) || (after >= 0 && isNameCode(after))) continue;
     const kind = referenceKind(match[0]);
     if (NEEDS_ACCESS.has(match[0].toLowerCase()) && !ENV_ACCESS.test(text.slice(Math.max(0, start - 80), Math.min(text.length, end + 80)))) continue;
+    const asks = CONTENT_BEFORE.test(text.slice(Math.max(0, start - 40), start));
     const seen = found.get(kind);
-    if (seen === undefined) found.set(kind, { kind, text: excerpt(text, start, end), count: 1 });
-    else seen.count++;
+    if (seen === undefined) {
+      const hit: HiddenHit = { kind, text: excerpt(text, start, end), count: 1, subject: fileSubject(match[0], kind), asksForContent: asks };
+      if (carrier !== undefined) hit.carrier = carrier;
+      found.set(kind, hit);
+    } else {
+      seen.count++;
+      seen.subject = [...new Set([...(seen.subject ?? []), ...fileSubject(match[0], kind)])];
+      if (asks) seen.asksForContent = true;
+    }
   }
-  pushAll(hits, found.values());
+  for (const hit of found.values()) hits.push(hit);
 }
 
-/** Every class of hidden text in one string, in a fixed order (characters, comments, files, prose). */
+const PHRASE_KIND: Readonly<Record<PhraseKind, HiddenKind>> = {
+  hide_from_user: "hide_from_user",
+  quiet_action: "quiet_action",
+  override_tools: "override_tools",
+  session_claim: "session_claim",
+  secret_words: "secret_words",
+  exfiltration: "exfiltration",
+};
+
+/** A literal outside address: a URL, or an email address. */
+const ADDRESS = /https?:\/\/[^\s"'`<>()]{3,}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
+/** Words that send or copy something, looked for around an address. */
+const SENDS_NEAR =
+  /\b(?:(?:send|forward|post|upload|transmit|e-?mail|mail|copy|report|push|sync|mirror|add|include|append|attach|relay|beam|share|deliver|submit|prefix|prepend|route|prox)(?:s|es|ed|ied|ing|y)?|sent|bcc|cc|to|via|through)\b/i;
+
+/** "BCC x@evil.example", "forward the text to https://...": a place outside that something is sent. */
+function outsideAddress(text: string): { start: number; end: number } | null {
+  if (!text.includes("@") && !text.includes("://")) return null;
+  ADDRESS.lastIndex = 0;
+  for (let match = ADDRESS.exec(text); match !== null; match = ADDRESS.exec(text)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (SENDS_NEAR.test(text.slice(Math.max(0, start - 60), start))) return { start, end };
+  }
+  return null;
+}
+
+/** The attack parts a text says in words or by file name, in one view of a string. */
+function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined): void {
+  const files = hits.length;
+  // Every file name above holds a dot before a letter, `id_`, `mcp` or `claude`; most strings hold none.
+  if (MAY_NAME_FILE.test(text)) scanFileReferences(text, hits, carrier);
+  const namedFile = hits.length > files;
+  for (const phrase of findPhrases(text)) {
+    // `~/.ssh/id_rsa` is already a file reference; the words "id rsa" in it are the same secret.
+    if (phrase.kind === "secret_words" && namedFile) continue;
+    const hit: HiddenHit = { kind: PHRASE_KIND[phrase.kind], text: excerpt(text, phrase.start, phrase.end), count: phrase.count };
+    if (phrase.subject !== undefined) hit.subject = phrase.subject;
+    if (phrase.asksForContent !== undefined) hit.asksForContent = phrase.asksForContent;
+    if (carrier !== undefined) hit.carrier = carrier;
+    hits.push(hit);
+  }
+  if (!hits.some((hit, index) => index >= files && hit.kind === "exfiltration")) {
+    const address = outsideAddress(text);
+    if (address !== null) {
+      const hit: HiddenHit = { kind: "exfiltration", text: excerpt(text, address.start, address.end), count: 1 };
+      if (carrier !== undefined) hit.carrier = carrier;
+      hits.push(hit);
+    }
+  }
+}
+
+/** Words that address the model: a comment holding one (or an attack part) is an instruction, not a note. */
+const SPEAKS_TO_MODEL =
+  /\b(?:you|your|assistant|model|ai|llm|agent|claude|gpt|always|ignore|important|instead|instruction|instructions|send|e-?mail|forward|read|call|invoke|pass|upload|post|run|execute|fetch|open|copy|exfiltrate)\b/i;
+
+/** The text with its comments cut out: what a person sees once Markdown renders it. */
+function withoutComments(text: string, found: readonly Comment[]): string {
+  let out = text.replace(/<!--[\s\S]*?(?:-->|$)/g, " ");
+  for (const comment of found) if (comment.text !== "" && out.includes(comment.text)) out = out.replace(comment.text, " ");
+  if (out.includes("]:")) out = out.split("\n").filter((line) => !/^[ \t]{0,3}\[[^\]\n]{0,40}\]:[ \t]*(?:#|<>)/.test(line)).join("\n");
+  return out;
+}
+
+/** Every class of hidden text in one string, in a fixed order (characters, comments, attack parts by view). */
 export function scanText(text: string): HiddenHit[] {
   const hits: HiddenHit[] = [];
-  if (NOT_PLAIN.test(text)) scanCharacters(text, hits);
-  if (text.includes("<!--")) scanComments(text, hits);
-  // Every file name above holds a dot before a letter, `id_`, `mcp` or `claude`; most strings hold none.
-  if (MAY_NAME_FILE.test(text)) scanFileReferences(text, hits);
-  for (const phrase of findPhrases(text)) {
-    hits.push({ kind: phrase.kind, text: excerpt(text, phrase.start, phrase.end), count: phrase.count });
+  const nonAscii = NOT_PLAIN.test(text);
+  if (nonAscii) {
+    scanCharacters(text, hits);
+    const mixed = mixedScriptWords(text);
+    if (mixed !== null) hits.push({ kind: "mixed_script", text: mixed.text, count: mixed.count });
+  }
+  const found = text.includes("<") || text.includes("]:") ? comments(text) : [];
+  const visible = found.length > 0 ? withoutComments(text, found) : text;
+  const partsFrom = hits.length;
+  scanParts(visible, hits, undefined);
+  const plainKinds = new Set(hits.slice(partsFrom).map((hit) => hit.kind));
+  const views = hiddenViews(text, found);
+  const commentHits: HiddenHit[] = [];
+  for (const view of views) {
+    const viewHits: HiddenHit[] = [];
+    scanParts(view.text, viewHits, view.carrier);
+    for (const hit of viewHits) {
+      // A part the plain text already shows is not hidden by this view.
+      if (plainKinds.has(hit.kind)) continue;
+      plainKinds.add(hit.kind);
+      hits.push(hit);
+    }
+    if (view.carrier === "encoded") hits.push({ kind: "encoded_text", text: clipText(view.text), count: 1 });
+    if (view.carrier === "comment") commentHits.push(...viewHits);
+  }
+  // Comments: an instruction (it speaks to the model or holds an attack part) or a quiet note.
+  for (const syntax of ["html", "markdown"] as const) {
+    const of = found.filter((comment) => comment.syntax === syntax);
+    if (of.length === 0) continue;
+    const speaking = of.find((comment) => SPEAKS_TO_MODEL.test(comment.text));
+    const kind = speaking !== undefined || commentHits.length > 0 ? (syntax === "html" ? "html_comment" : "markdown_comment") : "quiet_comment";
+    hits.push({ kind, text: clipText((speaking ?? of[0])?.text ?? ""), count: of.length });
   }
   return hits;
 }

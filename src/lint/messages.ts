@@ -2,7 +2,7 @@
 
 import { capDisplay, neutralize } from "../text/neutralize.js";
 import { RULES } from "./table.js";
-import type { HiddenKind, LintFinding } from "./types.js";
+import type { HiddenKind, LintFinding, PoisoningPart } from "./types.js";
 import { plural, thousands } from "../numbers.js";
 
 /** Server text as a quoted, neutralized, length-capped string. */
@@ -19,21 +19,60 @@ const HIDDEN_WORDS: Record<HiddenKind, (count: number, text: string) => string> 
   bidi: (count, text) => `${plural(count, "bidirectional control")}, which reorder what a person sees: ${text}`,
   zero_width: (count, text) => `${plural(count, "zero-width or invisible character")}: ${text}`,
   bom: (_count, text) => `a byte order mark at the start of the text: ${text}`,
-  html_comment: (count, text) => `${plural(count, "HTML comment")}, which rendered Markdown hides: ${text}`,
+  mixed_script: (count, text) => `${plural(count, "word")} mixing look-alike letters of another script into Latin ones: ${text}`,
+  encoded_text: (_count, text) => `an encoded blob that decodes to text: ${text}`,
+  html_comment: (count, text) => `${plural(count, "HTML comment")}, which rendered Markdown hides, speaking to the model: ${text}`,
+  markdown_comment: (count, text) => `${plural(count, "Markdown comment")}, which rendered Markdown hides, speaking to the model: ${text}`,
+  quiet_comment: (count, text) => `${plural(count, "comment")} that rendered Markdown hides: ${text}`,
   credential_file: (_count, text) => `a reference to a credential file: ${text}`,
   mcp_config: (_count, text) => `a reference to the client's MCP configuration: ${text}`,
   env_file: (_count, text) => `a reference to a .env file: ${text}`,
+  secret_words: (_count, text) => `a secret named in words: ${text}`,
   hide_from_user: (_count, text) => `an instruction to hide something from the user: ${text}`,
+  quiet_action: (_count, text) => `an instruction to act without the user seeing: ${text}`,
   override_tools: (_count, text) => `a claim to override or replace other tools or servers: ${text}`,
+  session_claim: (_count, text) => `a rule for the whole session: ${text}`,
+  exfiltration: (_count, text) => `an instruction to put something in a call or send it away: ${text}`,
+  poisoning: (_count, text) => `tool poisoning: ${text}`,
 };
+
+const PART_WORDS: Readonly<Record<PoisoningPart["part"], string>> = {
+  source: "a secret to read",
+  sink: "where to send it",
+  secrecy: "secrecy",
+  precedence: "precedence over other tools",
+};
+
+const CARRIER_WORDS: Readonly<Record<NonNullable<PoisoningPart["carrier"]>, string>> = {
+  folded: "in look-alike letters",
+  comment: "in a hidden comment",
+  encoded: "in an encoded blob",
+};
+
+/** The parts of a poisoning finding, one phrase each: `a secret to read "~/.ssh/id_rsa" at /inputSchema/...`. */
+function poisoningParts(finding: LintFinding): string {
+  const phrases: string[] = [];
+  const seen = new Set<string>();
+  for (const part of finding.args.parts ?? []) {
+    if (seen.has(part.part)) continue;
+    seen.add(part.part);
+    const where = part.path !== (finding.path ?? "") && part.path !== "" ? ` at ${neutralize(part.path.slice(0, 240)).slice(0, 120)}` : "";
+    const carrier = part.carrier === undefined ? "" : ` ${CARRIER_WORDS[part.carrier]}`;
+    phrases.push(`${PART_WORDS[part.part]} ${quoted(part.text, 80)}${carrier}${where}`);
+  }
+  return phrases.join(", ");
+}
 
 function hiddenMessage(finding: LintFinding): string {
   const { args } = finding;
   const kind = args.kind ?? "zero_width";
+  const where = args.where === "instructions" ? "The server instructions contain " : args.inKey === true ? "A key name contains " : "Contains ";
+  if (kind === "poisoning") return `${where}tool poisoning: ${poisoningParts(finding)}.`;
   // TAG text is already decoded to printable ASCII; quoting still neutralizes it like any server text.
   const body = HIDDEN_WORDS[kind](args.count ?? 1, quoted(args.text, 200));
-  const where = args.where === "instructions" ? "The server instructions contain " : args.inKey === true ? "A key name contains " : "Contains ";
-  return `${where}${body}.`;
+  const carrier = args.carrier === undefined ? "" : ` (${CARRIER_WORDS[args.carrier]})`;
+  const subject = args.ownSubject === true ? " (the tool's own subject)" : "";
+  return `${where}${body}${carrier}${subject}.`;
 }
 
 const SDK1_REASONS: Record<string, (finding: LintFinding) => string> = {

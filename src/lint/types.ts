@@ -60,18 +60,37 @@ export interface RuleInfo {
   fix: string;
 }
 
-/** The S8 classes of hidden text, each with its own severity. */
+/** The S8 classes of hidden text, each with its own severity; `poisoning` is a tool's attack parts taken together. */
 export type HiddenKind =
   | "tag"
   | "bidi"
   | "zero_width"
   | "bom"
+  | "mixed_script"
+  | "encoded_text"
   | "html_comment"
+  | "markdown_comment"
+  | "quiet_comment"
   | "credential_file"
   | "mcp_config"
   | "env_file"
+  | "secret_words"
   | "hide_from_user"
-  | "override_tools";
+  | "quiet_action"
+  | "override_tools"
+  | "session_claim"
+  | "exfiltration"
+  | "poisoning";
+
+/** One part of a poisoning finding: what it is, the words that say it (raw excerpt), and where. */
+export interface PoisoningPart {
+  part: "source" | "sink" | "secrecy" | "precedence";
+  kind: HiddenKind;
+  text: string;
+  path: string;
+  /** Found only in a comment, a decoded blob, or once look-alike letters are folded. */
+  carrier?: "folded" | "comment" | "encoded";
+}
 
 /** Naming styles S5 tells apart. */
 export type NamingStyle = "snake_case" | "kebab-case" | "camelCase" | "PascalCase" | "dot.case" | "mixed separators";
@@ -104,6 +123,12 @@ export interface LintArgs {
   kind?: HiddenKind;
   /** Hidden text decoded (TAG characters as the ASCII they encode) or an excerpt around it (raw). */
   text?: string;
+  /** The parts of a poisoning attack one tool holds, in the order found (S8 `poisoning`). */
+  parts?: PoisoningPart[];
+  /** The secret is the tool's own subject (an SSH tool naming `~/.ssh/config`), so a mention alone is info (S8). */
+  ownSubject?: boolean;
+  /** Where a hidden part was found: a comment, a decoded blob, or text with look-alike letters (S8). */
+  carrier?: "folded" | "comment" | "encoded";
   /** The string was a property or object key, not a value (S8). */
   inKey?: boolean;
   /** The finding is about the server's instructions rather than a tool (S8). */

@@ -1,9 +1,11 @@
-/** S8: hidden text in any string of a tool (keys included) or in the server's instructions. */
+/** S8: hidden text and tool poisoning in any string of a tool (keys included) or in the server's instructions. */
 
-import { HIDDEN_SEVERITY, type HiddenHit, scanText } from "../hidden.js";
+import type { Severity } from "../../lock/kinds.js";
+import { ATTACK_PART, type AttackPart, HIDDEN_SEVERITY, type HiddenHit, scanText } from "../hidden.js";
 import { MAX_DEFINITION_DEPTH } from "../../limits.js";
 import { isObject, type JsonObject, own, pointerToken } from "../json.js";
-import type { LintArgs, LintFinding } from "../types.js";
+import { nameSegments } from "../text.js";
+import type { LintArgs, LintFinding, PoisoningPart } from "../types.js";
 import type { Rule } from "./rule.js";
 
 /**
@@ -40,38 +42,40 @@ class ScanMemo {
   }
 }
 
+/** The hits of one string, where it is, and whether it was a key. */
+interface Located {
+  hits: readonly HiddenHit[];
+  path: string;
+  inKey: boolean;
+}
+
 /**
  * S8 on every string of one tool definition, keys included, in document order (each key right before
- * its value). A finding's JSON Pointer (for a key: of the value it names) is built only when there
- * is a finding. Bounded by the definition depth limit; an object met twice (a cycle, or sharing that
- * parsed JSON never has) is read once, so hostile in-memory input cannot make the walk exponential.
+ * its value). A string's JSON Pointer (for a key: of the value it names) is built only when it has a
+ * hit. Bounded by the definition depth limit; an object met twice (a cycle, or sharing that parsed
+ * JSON never has) is read once, so hostile in-memory input cannot make the walk exponential.
  */
 function toolFindings(tool: unknown, index: number | null, memo: ScanMemo): LintFinding[] {
   const rawName = isObject(tool) ? own(tool, "name") : undefined;
   const name = typeof rawName === "string" ? rawName : `#${(index ?? 0) + 1}`;
-  const findings: LintFinding[] = [];
+  const located: Located[] = [];
   const clean = memo.clean;
   // The keys and positions from the tool down to the container being read; numbers stay numbers
   // until a pointer is needed.
   const tokens: (string | number)[] = [];
   const seen = new Set<object>();
-  /** Findings for the hits in one string: a key (`inKey`), or the value at `last` in the current container. */
-  const report = (hits: readonly HiddenHit[], last: string | number | null, inKey: boolean) => {
+  const note = (hits: readonly HiddenHit[], last: string | number | null, inKey: boolean) => {
     let path = "";
     for (const token of tokens) path += `/${pointerToken(token)}`;
     if (last !== null) path += `/${pointerToken(last)}`;
-    for (const hit of hits) {
-      const args: LintArgs = { kind: hit.kind, text: hit.text, count: hit.count };
-      if (inKey) args.inKey = true;
-      findings.push({ rule: "S8", severity: HIDDEN_SEVERITY[hit.kind], tool: name, toolIndex: index, path, args });
-    }
+    located.push({ hits, path, inKey });
   };
   // Strings are checked where they are met (no scan for the usual clean one); only containers recurse.
   const member = (item: unknown, token: string | number, depth: number): void => {
     if (typeof item === "string") {
       if (!clean.has(item)) {
         const hits = memo.scan(item);
-        if (hits.length > 0) report(hits, token, false);
+        if (hits.length > 0) note(hits, token, false);
       }
     } else if (typeof item === "object" && item !== null && depth < MAX_DEFINITION_DEPTH && !seen.has(item)) {
       tokens.push(token);
@@ -92,30 +96,142 @@ function toolFindings(tool: unknown, index: number | null, memo: ScanMemo): Lint
       const key = keys[at] as string;
       if (!clean.has(key)) {
         const hits = memo.scan(key);
-        if (hits.length > 0) report(hits, key, true);
+        if (hits.length > 0) note(hits, key, true);
       }
       member(record[key], key, depth);
     }
   };
   if (typeof tool === "string") {
     const hits = memo.scan(tool);
-    if (hits.length > 0) report(hits, null, false);
+    if (hits.length > 0) note(hits, null, false);
   } else if (typeof tool === "object" && tool !== null) {
     walk(tool, 1);
   }
-  return findings;
+  if (located.length === 0) return [];
+  return judgeParts(located, subjectWords(tool)).map((found) => ({ rule: "S8", tool: name, toolIndex: index, ...found }));
+}
+
+/** The words of a tool's name and titles: a secret they name is what the tool is about. */
+function subjectWords(tool: unknown): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (!isObject(tool)) return out;
+  const annotations = own(tool, "annotations");
+  const names = [own(tool, "name"), own(tool, "title"), isObject(annotations) ? own(annotations, "title") : undefined];
+  // A title says what the tool is only when it is short; a long one is prose, and can carry an attack.
+  for (const text of names) {
+    if (typeof text !== "string") continue;
+    const words = nameSegments(text.slice(0, 200));
+    if (text === names[0] || words.length <= 6) for (const word of words) out.add(word);
+  }
+  return out;
+}
+
+/** A parameter's name or text: what it says it holds is what the model will send. */
+function inParameter(path: string): boolean {
+  return path.startsWith("/inputSchema/") && path.includes("/properties/");
+}
+
+interface Part {
+  part: AttackPart;
+  strong: boolean;
+  hit: HiddenHit;
+  at: Located;
+  own: boolean;
+}
+
+type Judged = Pick<LintFinding, "severity" | "path" | "args">;
+
+/**
+ * The findings of one tool (or of the instructions) from the hits of its strings. Hidden
+ * characters and comments stand alone. Attack parts are judged together: a secret to read (not the
+ * tool's own subject) with where to send it, secrecy or precedence, or a place to send with secrecy
+ * or precedence, is one `poisoning` error listing every part; a part hidden in a comment, a blob or
+ * look-alike letters counts as secrecy too. Otherwise each strong part is reported at its own
+ * severity, a hidden one as a warning; a sink, a weak part (silently, "when this server is connected")
+ * and a secret that is the tool's own subject are not reported alone: well-made tools say them.
+ */
+function judgeParts(located: readonly Located[], subject: ReadonlySet<string>): Judged[] {
+  const out: Judged[] = [];
+  const parts: Part[] = [];
+  for (const at of located) {
+    for (const hit of at.hits) {
+      const role = ATTACK_PART[hit.kind];
+      if (role === undefined) {
+        out.push(finding(HIDDEN_SEVERITY[hit.kind], at, hit));
+        continue;
+      }
+      const ownSubject = role.part === "source" && (hit.subject ?? []).some((word) => subject.has(word));
+      parts.push({ part: role.part, strong: role.strong, hit, at, own: ownSubject });
+      // A parameter that asks for a secret's content is where the secret goes.
+      if (role.part === "source" && hit.asksForContent === true && inParameter(at.path)) parts.push({ part: "sink", strong: true, hit, at, own: false });
+    }
+  }
+  if (parts.length === 0) return out;
+  const hidden = parts.some((part) => part.hit.carrier !== undefined);
+  const has = (part: AttackPart, strong: boolean | null, own: boolean | null = null) =>
+    parts.some((item) => item.part === part && (strong === null || item.strong === strong) && (own === null || item.own === own));
+  const foreignSource = has("source", null, false);
+  const ownSource = has("source", null, true);
+  const sink = has("sink", null);
+  const strongSecrecy = has("secrecy", true) || hidden;
+  const strongPrecedence = has("precedence", true);
+  const anySecrecy = strongSecrecy || has("secrecy", false);
+  const anyPrecedence = strongPrecedence || has("precedence", false);
+  const poisoned =
+    (foreignSource && (sink || anySecrecy || anyPrecedence)) ||
+    (ownSource && (strongSecrecy || strongPrecedence)) ||
+    (sink && (strongSecrecy || strongPrecedence));
+  if (poisoned) {
+    const first = parts.find((item) => item.part === "source") ?? (parts[0] as Part);
+    const listed: PoisoningPart[] = [];
+    const listedKeys = new Set<string>();
+    for (const item of parts) {
+      const key = `${item.part}\u0000${item.hit.kind}\u0000${item.at.path}`;
+      if (listedKeys.has(key)) continue;
+      listedKeys.add(key);
+      const entry: PoisoningPart = { part: item.part, kind: item.hit.kind, text: item.hit.text, path: item.at.path };
+      if (item.hit.carrier !== undefined) entry.carrier = item.hit.carrier;
+      listed.push(entry);
+    }
+    const args: LintArgs = { kind: "poisoning", text: first.hit.text, count: listed.length, parts: listed };
+    if (first.at.inKey) args.inKey = true;
+    out.push({ severity: "error", path: first.at.path, args });
+    return out;
+  }
+  for (const item of parts) {
+    // Hiding a part is a sign of intent: a warning, whatever the part.
+    if (item.hit.carrier !== undefined) {
+      const found = finding(HIDDEN_SEVERITY[item.hit.kind] === "error" ? "error" : "warning", item.at, item.hit);
+      if (item.own) found.args.ownSubject = true;
+      out.push(found);
+      continue;
+    }
+    // Alone, a sink, a weak part and a tool's own subject say nothing a well-made tool does not say.
+    if (item.part === "sink" || !item.strong || item.own) continue;
+    out.push(finding(HIDDEN_SEVERITY[item.hit.kind], item.at, item.hit));
+  }
+  return out;
+}
+
+function finding(severity: Severity, at: Located, hit: HiddenHit): Judged {
+  const args: LintArgs = { kind: hit.kind, text: hit.text, count: hit.count };
+  if (at.inKey) args.inKey = true;
+  if (hit.carrier !== undefined) args.carrier = hit.carrier;
+  return { severity, path: at.path, args };
 }
 
 /** S8 on the server's instructions alone; findings are server-level (`tool` null) with `where: "instructions"`. */
 export function scanInstructionsHiddenText(instructions: string | null | undefined): LintFinding[] {
   if (typeof instructions !== "string") return [];
-  return scanText(instructions).map((hit) => ({
+  const hits = scanText(instructions);
+  if (hits.length === 0) return [];
+  return judgeParts([{ hits, path: "", inKey: false }], new Set()).map((found) => ({
     rule: "S8",
-    severity: HIDDEN_SEVERITY[hit.kind],
+    severity: found.severity,
     tool: null,
     toolIndex: null,
     path: null,
-    args: { kind: hit.kind, text: hit.text, count: hit.count, where: "instructions" },
+    args: { ...found.args, where: "instructions" },
   }));
 }
 
