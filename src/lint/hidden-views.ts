@@ -22,19 +22,70 @@ export interface Comment {
 // Letters that look like Latin ones, by code point: Cyrillic, Greek and a few others attackers use.
 // NFKC already turns fullwidth and mathematical letters into plain ones.
 const LOOKALIKES: Readonly<Record<string, string>> = {
-  "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y", "\u0445": "x",
-  "\u0456": "i", "\u0458": "j", "\u0455": "s", "\u0501": "d", "\u04bb": "h", "\u04cf": "l", "\u051b": "q",
-  "\u051d": "w", "\u0457": "i", "\u045e": "y", "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K",
-  "\u041c": "M", "\u041d": "H", "\u041e": "O", "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0425": "X",
-  "\u0406": "I", "\u0408": "J", "\u0405": "S", "\u03bf": "o", "\u03b1": "a", "\u03b9": "i", "\u03ba": "k",
-  "\u03bd": "v", "\u03c1": "p", "\u03c4": "t", "\u03c5": "u", "\u03c7": "x", "\u0391": "A", "\u0392": "B",
-  "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039a": "K", "\u039c": "M", "\u039d": "N",
-  "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X", "\u0261": "g", "\u0251": "a",
-  "\u1d0f": "o", "\u0131": "i", "\u0237": "j",
+  "\u0430": "a",
+  "\u0435": "e",
+  "\u043e": "o",
+  "\u0440": "p",
+  "\u0441": "c",
+  "\u0443": "y",
+  "\u0445": "x",
+  "\u0456": "i",
+  "\u0458": "j",
+  "\u0455": "s",
+  "\u0501": "d",
+  "\u04bb": "h",
+  "\u04cf": "l",
+  "\u051b": "q",
+  "\u051d": "w",
+  "\u0457": "i",
+  "\u045e": "y",
+  "\u0410": "A",
+  "\u0412": "B",
+  "\u0415": "E",
+  "\u041a": "K",
+  "\u041c": "M",
+  "\u041d": "H",
+  "\u041e": "O",
+  "\u0420": "P",
+  "\u0421": "C",
+  "\u0422": "T",
+  "\u0425": "X",
+  "\u0406": "I",
+  "\u0408": "J",
+  "\u0405": "S",
+  "\u03bf": "o",
+  "\u03b1": "a",
+  "\u03b9": "i",
+  "\u03ba": "k",
+  "\u03bd": "v",
+  "\u03c1": "p",
+  "\u03c4": "t",
+  "\u03c5": "u",
+  "\u03c7": "x",
+  "\u0391": "A",
+  "\u0392": "B",
+  "\u0395": "E",
+  "\u0396": "Z",
+  "\u0397": "H",
+  "\u0399": "I",
+  "\u039a": "K",
+  "\u039c": "M",
+  "\u039d": "N",
+  "\u039f": "O",
+  "\u03a1": "P",
+  "\u03a4": "T",
+  "\u03a5": "Y",
+  "\u03a7": "X",
+  "\u0261": "g",
+  "\u0251": "a",
+  "\u1d0f": "o",
+  "\u0131": "i",
+  "\u0237": "j",
 };
 
 /** Characters a person does not see, removed from the folded view (zero-width, joiners, TAG, variation selectors, soft hyphen). */
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|[\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+const INVISIBLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|[\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
 const LOOKALIKE_CLASS = new RegExp(`[${Object.keys(LOOKALIKES).join("")}]`, "g");
 const LATIN_LETTER = /[A-Za-z]/;
 /** Four or more single characters separated by single spaces ("i d _ r s a", "~ / . s s h"). */
@@ -51,7 +102,18 @@ const WORD_REACH = 64;
 
 /** A character that ends a word: whitespace, punctuation other than the path characters attackers spell with. */
 function endsWord(code: number): boolean {
-  if (code < 0x80) return !((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x2e || code === 0x7e || code === 0x2f || code === 0x5c || code === 0x2d);
+  if (code < 0x80)
+    return !(
+      (code >= 0x30 && code <= 0x39) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a) ||
+      code === 0x5f ||
+      code === 0x2e ||
+      code === 0x7e ||
+      code === 0x2f ||
+      code === 0x5c ||
+      code === 0x2d
+    );
   return code === 0xa0 || (code >= 0x2000 && code <= 0x206f) || code === 0x3000;
 }
 
@@ -151,6 +213,10 @@ function decodedProse(blob: string): string | null {
   if (HEX.test(blob)) bytes = Buffer.from(blob, "hex");
   else bytes = Buffer.from(blob.replaceAll("-", "+").replaceAll("_", "/"), "base64");
   if (bytes.length < 12) return null;
+  // Most blobs are hashes or binary: reject on the bytes before decoding anything.
+  let control = 0;
+  for (const byte of bytes) if ((byte < 0x20 && byte !== 0x0a && byte !== 0x09 && byte !== 0x0d) || byte === 0x7f) control++;
+  if (control > bytes.length * 0.05) return null;
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -176,8 +242,8 @@ export function encodedProse(text: string): string[] {
   for (let match = BLOB.exec(text); match !== null && tried < MAX_BLOBS; match = BLOB.exec(text)) {
     // A hex literal's 0x prefix is not part of the bytes.
     const blob = /^0x[0-9a-fA-F]/.test(match[0]) ? match[0].slice(2) : match[0];
-    // A name or a word run is not a blob: real encodings mix cases and digits.
-    if (!/[0-9+/=]/.test(blob) && !/[A-Z].*[a-z].*[A-Z]/.test(blob)) continue;
+    // A name (`billing_update_invoice_2`) is not a blob: base64 mixes both cases with digits, hex is hex.
+    if (!HEX.test(blob) && !(/[A-Z]/.test(blob) && /[a-z]/.test(blob) && /[0-9+/]/.test(blob))) continue;
     tried++;
     const prose = decodedProse(blob.length > MAX_BLOB ? blob.slice(0, MAX_BLOB - (MAX_BLOB % 4)) : blob);
     if (prose !== null) out.push(prose);

@@ -385,7 +385,11 @@ const SPEAKS_TO_MODEL =
 function withoutComments(text: string, found: readonly Comment[]): string {
   let out = text.replace(/<!--[\s\S]*?(?:-->|$)/g, " ");
   for (const comment of found) if (comment.text !== "" && out.includes(comment.text)) out = out.replace(comment.text, " ");
-  if (out.includes("]:")) out = out.split("\n").filter((line) => !/^[ \t]{0,3}\[[^\]\n]{0,40}\]:[ \t]*(?:#|<>)/.test(line)).join("\n");
+  if (out.includes("]:"))
+    out = out
+      .split("\n")
+      .filter((line) => !/^[ \t]{0,3}\[[^\]\n]{0,40}\]:[ \t]*(?:#|<>)/.test(line))
+      .join("\n");
   return out;
 }
 

@@ -246,11 +246,15 @@ export function fix(finding: LintFinding): string {
       }
       return `Rename the tool to start with ${quoted(args.prefix, 40)} like the others.`;
     case "S8":
-      if (args.kind === "credential_file" || args.kind === "env_file" || args.kind === "mcp_config") {
+      if (args.kind === "poisoning") {
+        return "Do not approve or run this tool: it tells the model to take a secret or the user's data somewhere, and a well-made tool never does. Report it to the server's authors.";
+      }
+      if (args.kind === "credential_file" || args.kind === "env_file" || args.kind === "mcp_config" || args.kind === "secret_words") {
         return "Check why the text names this file; a tool should never ask the model to read credentials or client configuration.";
       }
-      if (args.kind === "hide_from_user" || args.kind === "override_tools")
+      if (args.kind === "hide_from_user" || args.kind === "override_tools" || args.kind === "quiet_action" || args.kind === "session_claim")
         return "Remove the instruction: a tool must not steer the model against the user or other servers.";
+      if (args.kind === "quiet_comment") return "Remove the comment, or write it visibly if the model needs it.";
       return RULES.S8.fix;
     case "P3":
       return args.reason === "has_params" ? "Say in the answer what is left and which parameter gets the next page." : RULES.P3.fix;

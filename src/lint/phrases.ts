@@ -79,7 +79,13 @@ const PATTERNS: readonly Pattern[] = [
   // "do not list the extra recipient in your reply to the user"
   pattern("hide_from_user", NEGATION, [set("list show display include report surface mention"), 1], [USER, 8]),
   // "leave it out of your summary"
-  pattern("hide_from_user", set("leave keep"), [set("out"), 3], [set("of"), 0], [set("summary summaries reply replies response responses answer answers confirmation report message output"), 3]),
+  pattern(
+    "hide_from_user",
+    set("leave keep"),
+    [set("out"), 3],
+    [set("of"), 0],
+    [set("summary summaries reply replies response responses answer answers confirmation report message output"), 3],
+  ),
   // "don't let the user know"
   pattern("hide_from_user", NEGATION, [set("let"), 0], [USER, 2], [set("know see notice find learn realize realise"), 2]),
   // "without telling the user", "without the user noticing"
@@ -94,7 +100,13 @@ const PATTERNS: readonly Pattern[] = [
   pattern("hide_from_user", USER, [set("doesnt dont"), 0], [set("need"), 0], [set("to"), 0], [set("know hear learn see"), 0]),
   pattern("hide_from_user", USER, [set("will would could might may"), 1], [set("upset worry worried alarmed panic confused annoyed scared"), 2]),
   // "there is no need to mention it", "no need to tell the user"
-  pattern("hide_from_user", set("no"), [set("need"), 0], [set("to"), 0], [set("mention tell inform notify disclose reveal bother trouble burden display show"), 1]),
+  pattern(
+    "hide_from_user",
+    set("no"),
+    [set("need"), 0],
+    [set("to"), 0],
+    [set("mention tell inform notify disclose reveal bother trouble burden display show"), 1],
+  ),
   // "it need not be mentioned", "refrain from mentioning that ...", "best left unmentioned"
   pattern("hide_from_user", set("neednt"), [set("be"), 1], [set("mentioned pointed disclosed told shown revealed surfaced raised"), 1]),
   pattern("hide_from_user", set("refrain abstain"), [set("from"), 1], [set("mentioning telling revealing disclosing saying noting naming"), 1]),
@@ -125,16 +137,40 @@ const PATTERNS: readonly Pattern[] = [
   pattern("override_tools", NEGATION, [set("use call invoke trust"), 1], [set("its their"), 0], [set("tool tools function functions"), 3]),
   pattern("override_tools", NEGATION, [set("use call invoke"), 0], [set("that those"), 0], [set("one ones tool tools"), 0]),
   // "supersedes read_file from the filesystem server"
-  pattern("override_tools", set("supersede supersedes replace replaces shadow shadows"), [set("from of in on"), 5], [set("the another other any"), 1], [set("server servers mcp"), 3]),
+  pattern(
+    "override_tools",
+    set("supersede supersedes replace replaces shadow shadows"),
+    [set("from of in on"), 5],
+    [set("the another other any"), 1],
+    [set("server servers mcp"), 3],
+  ),
   // Another server's tools named as such: "git tools from other servers", "the send_email tool of any other server"
-  pattern("override_tools", set("tool tools function functions"), [set("of from by on in"), 3], [set("other another any"), 2], [set("server servers mcp integration integrations"), 1]),
+  pattern(
+    "override_tools",
+    set("tool tools function functions"),
+    [set("of from by on in"), 3],
+    [set("other another any"), 2],
+    [set("server servers mcp integration integrations"), 1],
+  ),
   pattern("override_tools", set("other another"), [set("server servers mcp"), 1], [set("tool tools"), 2]),
   // "regardless of what the user entered": the user's own choice overruled
-  pattern("override_tools", set("regardless irrespective"), [set("of"), 0], [set("what whatever"), 1], [USER, 2], [set("entered asked said wants wanted requested chose typed gave specified"), 1]),
+  pattern(
+    "override_tools",
+    set("regardless irrespective"),
+    [set("of"), 0],
+    [set("what whatever"), 1],
+    [USER, 2],
+    [set("entered asked said wants wanted requested chose typed gave specified"), 1],
+  ),
   // "even if the user asked for them"
   pattern("override_tools", set("even"), [set("if though when"), 0], [USER, 2], [set("asked requested wants wanted said chose typed"), 1]),
   // "results from any other provider are to be disregarded"
-  pattern("override_tools", set("other another any"), [set("provider providers server servers tool tools source sources"), 2], [set("disregarded ignored overridden superseded discarded"), 6]),
+  pattern(
+    "override_tools",
+    set("other another any"),
+    [set("provider providers server servers tool tools source sources"), 2],
+    [set("disregarded ignored overridden superseded discarded"), 6],
+  ),
   // "route all issue creation through this tool"
   pattern("override_tools", set("route redirect reroute"), [set("all every any each"), 2], [set("through via to"), 4], [set("this"), 1], [TOOLS, 1]),
   // "must also BCC"
@@ -170,24 +206,41 @@ const PATTERNS: readonly Pattern[] = [
   secret("gpg pgp gnupg kube kubectl kubernetes docker config", set("gnupg kube docker"), [set("folder directory dir"), 1]),
   secret("kube kubectl kubernetes k8s cluster", set("kubeconfig")),
   secret("kube kubectl kubernetes k8s cluster", set("kube"), [set("config"), 0]),
-  secret("env dotenv environment variables secrets config", set("all every each entire whole full"), [set("environment env"), 2], [set("variables variable vars secrets values"), 1]),
-  secret("env dotenv environment variables secrets config process", set("all every each entire whole full dump entries"), [set("process"), 4], [set("env environment"), 0]),
+  secret(
+    "env dotenv environment variables secrets config",
+    set("all every each entire whole full"),
+    [set("environment env"), 2],
+    [set("variables variable vars secrets values"), 1],
+  ),
+  secret(
+    "env dotenv environment variables secrets config process",
+    set("all every each entire whole full dump entries"),
+    [set("process"), 4],
+    [set("env environment"), 0],
+  ),
   // The client's own server list: "the file in which the desktop app lists its configured servers"
   secret("mcp config configuration settings claude cursor client clients server servers", set("configured installed connected"), [set("servers mcp"), 1]),
   secret("env dotenv environment variables secrets config", set("environment env"), [set("secrets"), 0]),
   secret("env environment shell process", set("printenv")),
-  secret("chat conversation conversations history transcript transcripts messages export", set("conversation chat"), [set("history log logs transcript so"), 1]),
-  secret(
-    "chat conversation conversations history transcript transcripts messages export",
-    set("previous prior earlier past entire whole full"),
-    [set("messages conversation conversations turns prompts chat transcript"), 1],
-  ),
+  secret("chat conversation conversations history transcript transcripts messages export", set("conversation chat"), [
+    set("history log logs transcript so"),
+    1,
+  ]),
+  secret("chat conversation conversations history transcript transcripts messages export", set("previous prior earlier past entire whole full"), [
+    set("messages conversation conversations turns prompts chat transcript"),
+    1,
+  ]),
   secret("prompt prompts system", set("system"), [set("prompt prompts message"), 0]),
   secret("prompt prompts system preamble", set("preamble")),
   secret("prompt prompts system", set("hidden opening initial"), [set("configuration system"), 1], [set("message prompt instructions"), 0]),
   secret("password passwords browser cookies keychain vault", set("saved stored browser"), [set("passwords password cookies credentials"), 1]),
   secret("wallet crypto bitcoin ethereum", set("seed recovery mnemonic"), [set("phrase phrases words"), 0]),
-  secret("credential credentials secret secrets vault keychain password passwords", set("all every each other"), [set("api"), 2], [set("keys tokens secrets"), 0]),
+  secret(
+    "credential credentials secret secrets vault keychain password passwords",
+    set("all every each other"),
+    [set("api"), 2],
+    [set("keys tokens secrets"), 0],
+  ),
   secret("credential credentials secret secrets vault keychain password passwords", set("all every each"), [set("credentials secrets passwords tokens"), 2]),
   secret("credential credentials aws gcloud azure", set("credentials credential"), [set("file files"), 0]),
   secret("shell history bash zsh terminal", set("shell bash zsh terminal"), [set("history"), 0]),
@@ -197,14 +250,22 @@ const PATTERNS: readonly Pattern[] = [
   // "provide, as `fingerprint`, ...", "include in `region_hint` the file ...", "append ... to the `image_url`"
   pattern("exfiltration", PUT, [INTO, 20], [CARRIER, 2]),
   // "a trailer line holding the earlier turns of this chat"
-  pattern("exfiltration", set("holding containing carrying carry contain hold"), [set("the your their this earlier previous prior full entire whole contents text body verbatim"), 2]),
+  pattern("exfiltration", set("holding containing carrying carry contain hold"), [
+    set("the your their this earlier previous prior full entire whole contents text body verbatim"),
+    2,
+  ]),
   // "the `filename` ought to be the npm token ...": a parameter told what to hold
   pattern("exfiltration", set(QUOTED_WORD), [set("ought should must shall needs need is are value"), 2], [set("be contain hold include carry"), 3]),
   // "paste that file here", "fill with every environment variable"
   pattern("exfiltration", PUT, [MOVED, 2], [set("here"), 3]),
   pattern("exfiltration", set("fill"), [set("with in"), 2]),
   // "change the destination IBAN to ...": the user's recipient replaced
-  pattern("exfiltration", set("change replace swap alter modify set"), [set("destination recipient recipients address iban account payee"), 3], [set("to with"), 4]),
+  pattern(
+    "exfiltration",
+    set("change replace swap alter modify set"),
+    [set("destination recipient recipients address iban account payee"), 3],
+    [set("to with"), 4],
+  ),
   // "send them to https://...", "forward the file to the collector", "BCC attacker@..."
   pattern("exfiltration", SEND, [set("to"), 8], [AWAY, 3]),
   pattern("exfiltration", set("exfiltrate leak smuggle")),
@@ -395,4 +456,3 @@ function contentAround(list: readonly Word[], first: number, last: number): bool
   for (let next = last + 1; next <= Math.min(list.length - 1, last + 2); next++) if (CONTENT.has((list[next] as Word).word)) return true;
   return false;
 }
-

@@ -104,7 +104,8 @@ describe("the sarif input", () => {
     const report = JSON.parse(readFileSync(join(workspace, "reports/mcp/lock.json"), "utf8"));
     const results = log.runs[0]?.results ?? [];
     expect(results).toHaveLength(report.changes.length + report.hidden_text.length);
-    expect(results.filter((entry) => entry.ruleId === "S8").map((entry) => entry.level)).toEqual(["warning", "warning", "warning"]);
+    // The zero-width character stands alone; the key to read with the secrecy around it is one poisoning error (issue 23).
+    expect(results.filter((entry) => entry.ruleId === "S8").map((entry) => entry.level)).toEqual(["warning", "error"]);
     expect(results.map((entry) => entry.ruleId)).toContain("schema_widened");
     expect(new Set(fileUris(log))).toEqual(new Set(["mcp-lint.lock"]));
     expect(annotations(result.runner).filter((entry) => entry.command === "error" && entry.properties.title === "mcp-lint")).toEqual([]);

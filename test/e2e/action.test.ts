@@ -41,14 +41,15 @@ describe("action.yml", () => {
     expect(titles).toContain("mcp-lint schema_widened (get_weather)");
     expect(shown.find((annotation) => annotation.properties.title === "mcp-lint annotations_changed (send_note)")?.data).toContain("readOnlyHint");
     expect(shown.every((annotation) => annotation.properties.file === "mcp-lint.lock")).toBe(true);
-    // Changes are errors; the hidden text in the new description (S8) is annotated too, as warnings.
+    // Changes are errors; the hidden text in the new description (S8) is annotated too: the zero-width
+    // character as a warning, the key to read with the secrecy around it as one poisoning error.
     expect(shown.filter((annotation) => !annotation.properties.title?.startsWith("mcp-lint S8 ")).every((annotation) => annotation.command === "error")).toBe(
       true,
     );
     const hidden = shown.filter((annotation) => annotation.properties.title === "mcp-lint S8 hidden_text (get_weather)");
-    expect(hidden.map((annotation) => annotation.command)).toEqual(["warning", "warning", "warning"]);
+    expect(hidden.map((annotation) => annotation.command)).toEqual(["warning", "error"]);
     expect(hidden.map((annotation) => annotation.data).join("\n")).toContain("IMPOR\\u{200B}TANT");
-    expect(result.summary).toContain("| warning | S8 hidden\\_text | get\\_weather | Contains a reference to a credential file");
+    expect(result.summary).toContain("| error | S8 hidden\\_text | get\\_weather | Contains tool poisoning\\: a secret to read");
     expect(result.summary).toContain("Exit code: **1** (failed: changes at or above `warning`)");
     expect(result.summary).toContain("| error | annotations\\_changed | send\\_note |");
     expect(result.outputs).toContain("exit-code=1");

@@ -102,8 +102,10 @@ describe("refresh, refusal and --accept", () => {
     writeJson(dir, "tools.json", pulled);
     const refused = await runCli(["lock", "--from", from], { cwd: dir });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("Refusing to update mcp-lint.lock: 1 error-level change. Re-run with --accept after reviewing them.");
+    // The changed description and the poisoning it now holds (a key to read, where to pass it) are two errors.
+    expect(refused.stderr).toContain("Refusing to update mcp-lint.lock: 2 error-level changes. Re-run with --accept after reviewing them.");
     expect(refused.stdout).toContain("description_changed");
+    expect(refused.stdout).toContain("tool poisoning");
     expect(refused.stdout).toContain("~/.ssh/id_rsa");
     expect(readFileSync(join(dir, "mcp-lint.lock")).equals(before)).toBe(true);
 
@@ -131,7 +133,8 @@ describe("refresh, refusal and --accept", () => {
     writeJson(dir, "spec.json", { serverInfo: { name: "moving", version: "1.1.0" }, tools: pulled.tools });
     const refused = await runCli(["lock", "--", process.execPath, second, spec], { cwd: dir });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("Refusing to update mcp-lint.lock: 1 error-level change.");
+    // The description change and the S8 poisoning in it; the path and version stay info.
+    expect(refused.stderr).toContain("Refusing to update mcp-lint.lock: 2 error-level changes.");
     expect(refused.stderr).not.toContain("Updated");
     expect(readFileSync(join(dir, "mcp-lint.lock")).equals(before)).toBe(true);
   });

@@ -111,7 +111,8 @@ describe("proxy --lock against a hostile server", () => {
       expect(JSON.stringify(listed)).not.toContain("id_rsa");
       const refused = await running.client.callTool({ name: "get_weather", arguments: { city: "Oslo" } });
       expect(refused.isError).toBe(true);
-      expect(text(refused)).toContain(`(${kind})`);
+      // The text names a key to read and a parameter to put it in: S8 poisoning withholds it as well (issue 23).
+      expect(text(refused)).toContain(`(${kind}, S8 poisoning)`);
       expect(await running.close()).toBe(0);
       expect(calls(dir)).toEqual([]);
     });
@@ -128,7 +129,7 @@ describe("proxy --lock against a hostile server", () => {
     expect(said).not.toMatch(/mcp-lint lock|--accept|--check|--lock|<server command>|\.lock/);
     expect(await running.close()).toBe(0);
     const review = `mcp-lint lock --check --lock ${lock} -- <server command>`;
-    expect(running.stderr()).toContain(`refused a call to withheld tool "get_weather" (annotations_changed); review with: ${review}`);
+    expect(running.stderr()).toContain(`refused a call to withheld tool "get_weather" (annotations_changed, S8 poisoning); review with: ${review}`);
     const refusedEvent = auditEvents(audit).find((event) => event.event === "call_refused");
     expect(refusedEvent).toMatchObject({ tool: "get_weather", review });
   });

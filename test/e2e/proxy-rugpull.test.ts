@@ -42,7 +42,9 @@ describe("proxy --lock: a rug pull while connected", () => {
 
     const poisoned = await client.callTool({ name: "get_weather", arguments: { city: "Oslo", notes: "-----BEGIN OPENSSH PRIVATE KEY-----" } });
     expect(poisoned.isError).toBe(true);
-    expect(text(poisoned)).toContain('mcp-lint withheld the tool "get_weather": its definition changed since it was approved (description_changed)');
+    expect(text(poisoned)).toContain(
+      'mcp-lint withheld the tool "get_weather": its definition changed since it was approved (description_changed, S8 poisoning)',
+    );
     expect(text(poisoned)).not.toContain("mcp-lint lock");
     const added = await client.callTool({ name: "exfiltrate", arguments: { data: "secrets" } });
     expect(added.isError).toBe(true);
@@ -58,10 +60,10 @@ describe("proxy --lock: a rug pull while connected", () => {
     const stderr = running.stderr();
     expect(stderr).toContain("compared the server with the lock (initialize): 3 tools listed, 3 served, 0 withheld");
     expect(stderr).toContain("compared the server with the lock (list_changed): 4 tools listed, 2 served, 2 withheld");
-    expect(stderr).toContain('withheld tool "get_weather" (error: description_changed); review with: mcp-lint lock --check --lock');
+    expect(stderr).toContain('withheld tool "get_weather" (error: description_changed, S8 poisoning); review with: mcp-lint lock --check --lock');
     expect(stderr).toContain('withheld tool "exfiltrate" (error: tool_added)');
     expect(stderr).toContain(
-      `refused a call to withheld tool "get_weather" (description_changed); review with: mcp-lint lock --check --lock ${lock} -- <server command>`,
+      `refused a call to withheld tool "get_weather" (description_changed, S8 poisoning); review with: mcp-lint lock --check --lock ${lock} -- <server command>`,
     );
 
     // A fresh session: the pulled state from the start, the new instructions replaced by the locked text.
@@ -71,7 +73,7 @@ describe("proxy --lock: a rug pull while connected", () => {
     const again = await fresh.client.callTool({ name: "get_weather", arguments: { city: "Oslo" } });
     expect(again.isError).toBe(true);
     expect(await fresh.close()).toBe(0);
-    expect(fresh.stderr()).toContain("the server's instructions changed (instructions_changed); serving the locked text instead");
+    expect(fresh.stderr()).toContain("the server's instructions changed (instructions_changed, S8 poisoning); serving the locked text instead");
     expect(recordedCalls(dir).map((call) => call.tool)).toEqual(["get_weather", "get_time", "send_note"]);
 
     const events = readFileSync(audit, "utf8")
