@@ -3,7 +3,7 @@
 import type { FailOn, LockOutcome } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
 import { type Change, type Severity, severityRank } from "../lock/kinds.js";
-import type { ServerSnapshot } from "../lock/snapshot.js";
+import { ENTRY_SECTIONS, type ServerSnapshot } from "../lock/snapshot.js";
 import { fix, message } from "../lint/messages.js";
 import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/rules/s8-hidden-text.js";
 import type { LintFinding } from "../lint/types.js";
@@ -20,13 +20,15 @@ import { thousands } from "../numbers.js";
  * S8 findings for a lock run. Writing (first lock or refresh): every tool and the instructions it
  * is about to record, so a file never holds TAG or bidi text nobody accepted. `--check`: tools that
  * are new or changed and instructions that changed, next to their change kinds (the rest was
- * checked when it was locked).
+ * checked when it was locked). Prompts, resources and templates are scanned the same way.
  */
 export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, changes: readonly Change[], check: boolean): LintFinding[] {
   const fresh = new Set<string>();
+  const freshEntries = new Set<string>();
   let instructionsChanged = false;
   for (const change of changes) {
     if (change.kind === "instructions_changed") instructionsChanged = true;
+    else if (change.tool !== null && change.subject !== undefined) freshEntries.add(`${change.subject}\u0000${change.tool}`);
     else if (change.tool !== null && change.kind !== "tool_removed") fresh.add(change.tool);
   }
   const everything = !check || lock === null;
@@ -41,6 +43,14 @@ export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, 
     }
   });
   if (snapshot.instructions.known && (everything || instructionsChanged)) pushAll(findings, scanInstructionsHiddenText(snapshot.instructions.text));
+  // Prompts and resources are read by the model too: the same scan, named by their key.
+  for (const { section, key, what } of ENTRY_SECTIONS) {
+    for (const entry of snapshot[section] ?? []) {
+      const name = entry[key];
+      if (typeof name !== "string" || !(everything || freshEntries.has(`${what}\u0000${name}`))) continue;
+      for (const finding of scanToolHiddenText(entry)) findings.push({ ...finding, tool: name, toolIndex: null, args: { ...finding.args, where: what } });
+    }
+  }
   return findings;
 }
 

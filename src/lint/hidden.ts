@@ -421,12 +421,14 @@ export function scanText(text: string): HiddenHit[] {
     if (view.carrier === "encoded") hits.push({ kind: "encoded_text", text: clipText(view.text), count: 1 });
     if (view.carrier === "comment") commentHits.push(...viewHits);
   }
-  // Comments: an instruction (it speaks to the model or holds an attack part) or a quiet note.
+  // Comments: an instruction (it speaks to the model) or a quiet note. One that holds a part of an
+  // attack is reported as that part, marked as found in a comment, not twice.
+  if (commentHits.length > 0) return hits;
   for (const syntax of ["html", "markdown"] as const) {
     const of = found.filter((comment) => comment.syntax === syntax);
     if (of.length === 0) continue;
     const speaking = of.find((comment) => SPEAKS_TO_MODEL.test(comment.text));
-    const kind = speaking !== undefined || commentHits.length > 0 ? (syntax === "html" ? "html_comment" : "markdown_comment") : "quiet_comment";
+    const kind = speaking !== undefined ? (syntax === "html" ? "html_comment" : "markdown_comment") : "quiet_comment";
     hits.push({ kind, text: clipText((speaking ?? of[0])?.text ?? ""), count: of.length });
   }
   return hits;

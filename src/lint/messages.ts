@@ -63,10 +63,17 @@ function poisoningParts(finding: LintFinding): string {
   return phrases.join(", ");
 }
 
+/** How a hidden-text message starts: what holds the text. */
+function hiddenPlace(args: LintFinding["args"]): string {
+  if (args.where === "instructions") return "The server instructions contain ";
+  if (args.where !== undefined) return args.inKey === true ? `A key name of the ${args.where} contains ` : `The ${args.where} contains `;
+  return args.inKey === true ? "A key name contains " : "Contains ";
+}
+
 function hiddenMessage(finding: LintFinding): string {
   const { args } = finding;
   const kind = args.kind ?? "zero_width";
-  const where = args.where === "instructions" ? "The server instructions contain " : args.inKey === true ? "A key name contains " : "Contains ";
+  const where = hiddenPlace(finding.args);
   if (kind === "poisoning") return `${where}tool poisoning: ${poisoningParts(finding)}.`;
   // TAG text is already decoded to printable ASCII; quoting still neutralizes it like any server text.
   const body = HIDDEN_WORDS[kind](args.count ?? 1, quoted(args.text, 200));
@@ -247,7 +254,7 @@ export function fix(finding: LintFinding): string {
       return `Rename the tool to start with ${quoted(args.prefix, 40)} like the others.`;
     case "S8":
       if (args.kind === "poisoning") {
-        return "Do not approve or run this tool: it tells the model to take a secret or the user's data somewhere, and a well-made tool never does. Report it to the server's authors.";
+        return "Do not approve or use it: it tells the model to take a secret or the user's data somewhere, which a well-made server never does. Report it to the server's authors.";
       }
       if (args.kind === "credential_file" || args.kind === "env_file" || args.kind === "mcp_config" || args.kind === "secret_words") {
         return "Check why the text names this file; a tool should never ask the model to read credentials or client configuration.";

@@ -131,8 +131,8 @@ export interface LintArgs {
   carrier?: "folded" | "comment" | "encoded";
   /** The string was a property or object key, not a value (S8). */
   inKey?: boolean;
-  /** The finding is about the server's instructions rather than a tool (S8). */
-  where?: "instructions";
+  /** The finding is about the server's instructions, a prompt or a resource rather than a tool (S8). */
+  where?: "instructions" | "prompt" | "resource" | "resource template";
   /** A value the message quotes: a format, a hint value as JSON, a URI, a dialect. */
   value?: string;
   /** Annotation hint or field name (`readOnlyHint`). */
