@@ -11,23 +11,60 @@ import { measureProtocolError, measureResult } from "../../../src/probe/response
 
 describe("measureResult", () => {
   const none = makeRedactor([]);
-  it("counts text as text and other blocks as compact JSON, and lists content types once each", () => {
+  it("counts the compact JSON of the result, and lists content types once each", () => {
     const image = { type: "image", data: "QUJD", mimeType: "image/png" };
-    const result = measureResult(
-      { content: [{ type: "text", text: "abcd" }, image, { type: "text", text: "ef" }, { type: "resource", resource: { uri: "x", text: "gh" } }] },
-      none,
-    );
+    const sent = { content: [{ type: "text", text: "abcd" }, image, { type: "text", text: "ef" }, { type: "resource", resource: { uri: "x", text: "gh" } }] };
+    const result = measureResult(sent, none);
     expect(result).toMatchObject({
       text: "abcd\nef\ngh",
-      chars: 8 + JSON.stringify(image).length,
+      chars: JSON.stringify(sent).length,
+      tokens: Math.ceil(JSON.stringify(sent).length / 4),
       contentTypes: ["text", "image", "resource"],
       isError: false,
     });
   });
 
+  it("counts a line break as JSON writes it, two characters (regression: the text length undercounted every escape)", () => {
+    const text = "line\n".repeat(1_000);
+    const result = measureResult({ content: [{ type: "text", text }] }, none);
+    expect(result.chars).toBe(JSON.stringify({ content: [{ type: "text", text }] }).length);
+    expect(result.chars).toBeGreaterThan(text.length + 1_000 - 1);
+  });
+
+  it("counts every member a client forwards with the content: isError and _meta too", () => {
+    const sent = { content: [{ type: "text", text: "nope" }], isError: true, _meta: { trace: "t-1" } };
+    expect(measureResult(sent, none)).toMatchObject({ chars: JSON.stringify(sent).length, isError: true });
+  });
+
+  it("counts a text mirrored in structuredContent once, by the larger of the two views a client forwards", () => {
+    const text = "x".repeat(1_000);
+    const mirrored = measureResult({ content: [{ type: "text", text }], structuredContent: { content: text } }, none);
+    expect(mirrored.chars).toBe(JSON.stringify({ content: [{ type: "text", text }] }).length);
+    // A short text next to a big structured result: a client that forwards structuredContent (Claude Code) shows the big one.
+    const structured = { items: Array.from({ length: 50 }, (_, index) => ({ id: index, name: `item ${index}` })) };
+    const summary = measureResult({ content: [{ type: "text", text: "50 items" }], structuredContent: structured }, none);
+    expect(summary.chars).toBe(JSON.stringify(structured).length);
+    expect(summary.textTokens).toBe(summary.tokens);
+  });
+
+  it("leaves images, audio, links and binary resources out of the text estimate, not out of the whole", () => {
+    const media = [
+      { type: "image", data: "A".repeat(4_000), mimeType: "image/png" },
+      { type: "audio", data: "A".repeat(4_000), mimeType: "audio/wav" },
+      { type: "resource_link", uri: "file:///a", name: "a" },
+      { type: "resource", resource: { uri: "file:///b", blob: "A".repeat(4_000) } },
+    ];
+    const text = { type: "text", text: "here they are" };
+    const result = measureResult({ content: [text, ...media] }, none);
+    expect(result.tokens).toBe(Math.ceil(JSON.stringify({ content: [text, ...media] }).length / 4));
+    expect(result.textTokens).toBe(Math.ceil(JSON.stringify({ content: [text] }).length / 4));
+  });
+
   it("measures structuredContent when content is empty, and marks it", () => {
     const result = measureResult({ content: [], structuredContent: { a: 1 } }, none);
-    expect(result).toMatchObject({ text: '{"a":1}', chars: 7, tokens: 2, contentTypes: ["structured"], contentEmpty: true });
+    expect(result).toMatchObject({ text: '{"a":1}', chars: 14, tokens: 4, contentTypes: ["structured"], contentEmpty: true });
+    const bigger = measureResult({ content: [], structuredContent: { abcdefghijklmnop: 1 } }, none);
+    expect(bigger.chars).toBe(JSON.stringify({ abcdefghijklmnop: 1 }).length);
   });
 
   it("keeps only the size of an answer nested too deep to walk", () => {
@@ -39,9 +76,10 @@ describe("measureResult", () => {
     expect(result.chars).toBeGreaterThan(0);
   });
 
-  it("strips the SDK's prefix from a protocol error", () => {
+  it("strips the SDK's prefix from a protocol error and measures the error object", () => {
     expect(measureProtocolError(-32602, "MCP error -32602: Invalid arguments", none)).toMatchObject({
       text: "Invalid arguments",
+      chars: JSON.stringify({ code: -32602, message: "Invalid arguments" }).length,
       errorCode: -32602,
       isError: true,
     });

@@ -1,6 +1,7 @@
 // Table-driven cases per probe rule: test/fixtures/probe/cases/<rule>.json holds firing cases and near
-// misses, each a probe record (what was sent, how it ended, what came back) and the findings expected
-// of that rule as [severity, reason] (format-parity: [severity, field]).
+// misses, each a probe record (what was sent, how it ended, what came back, measured as the runner
+// measures a live answer) and the findings expected of that rule as [severity, reason] (format-parity:
+// [severity, field]).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,9 +9,10 @@ import { RULE_IDS } from "../../../src/lint/types.js";
 import { RULE_LIST } from "../../../src/lint/rules/index.js";
 import type { JsonObject } from "../../../src/lock/snapshot.js";
 import { judgeProbes } from "../../../src/probe/judge.js";
-import { estimateTokens } from "../../../src/probe/response.js";
+import { measureProtocolError, measureResult } from "../../../src/probe/response.js";
+import { makeRedactor } from "../../../src/text/redact.js";
 import { PROBE_RULES } from "../../../src/probe/rules/index.js";
-import type { PlannedProbe, ProbeRecord, ProbeStatus } from "../../../src/probe/types.js";
+import type { PlannedProbe, ProbeRecord, ProbeResponse, ProbeStatus } from "../../../src/probe/types.js";
 import { planned } from "./helpers.js";
 
 interface Case {
@@ -26,11 +28,13 @@ interface Case {
     structured?: unknown;
     contentEmpty?: boolean;
     errorCode?: number;
-    /** Characters of an image block next to the text (counted in tokens, not in text tokens). */
+    /** Characters of base64 in an image block next to the text (counted in tokens, not in text tokens). */
     imageChars?: number;
   };
   expect: [string, string][];
 }
+
+const NO_SECRETS = makeRedactor([]);
 
 const DEFAULT_TOOL: JsonObject = { name: "tool", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } };
 const SUMMARY_TOOL: JsonObject = {
@@ -62,31 +66,24 @@ function textOf(response: Case["response"]): string {
   return response.text ?? "";
 }
 
-function recordOf(item: Case, tool: JsonObject): ProbeRecord {
-  const text = textOf(item.response);
-  const probe: PlannedProbe = planned(tool.name as string, item.probe);
-  const types = item.response.contentEmpty === true ? [] : ["text"];
-  const media = item.response.imageChars ?? 0;
-  if (media > 0) types.push("image");
-  if (item.response.structured !== undefined) types.push("structured");
-  return {
-    probe,
-    status: item.status,
-    latencyMs: 1,
-    note: null,
-    response: {
-      text,
-      chars: text.length + media,
-      tokens: estimateTokens(text.length + media),
-      textTokens: estimateTokens(text.length),
-      contentTypes: types,
-      isError: item.response.isError === true,
-      structured: item.response.structured,
-      errorCode: item.response.errorCode ?? null,
-      tooDeep: false,
-      contentEmpty: item.response.contentEmpty === true,
-    },
+/** The answer as a server sends it, measured the way the runner measures a live one. */
+function responseOf(item: Case): ProbeResponse {
+  const { response } = item;
+  const text = textOf(response);
+  if (item.status === "protocol_error") return measureProtocolError(response.errorCode ?? -32603, text, NO_SECRETS);
+  const content: JsonObject[] = response.contentEmpty === true ? [] : [{ type: "text", text }];
+  const media = response.imageChars ?? 0;
+  if (media > 0) content.push({ type: "image", mimeType: "image/png", data: "A".repeat(media) });
+  const result: JsonObject = {
+    content,
+    ...(response.structured === undefined ? {} : { structuredContent: response.structured }),
+    ...(response.isError === true ? { isError: true } : {}),
   };
+  return measureResult(result, NO_SECRETS);
+}
+
+function recordOf(item: Case, tool: JsonObject): ProbeRecord {
+  return { probe: planned(tool.name as string, item.probe), status: item.status, latencyMs: 1, note: null, response: responseOf(item) };
 }
 
 const dir = join(import.meta.dirname, "../../fixtures/probe/cases");
