@@ -103,7 +103,7 @@ function probeMessage(finding: LintFinding): string {
           return `The error to the ${probe} neither names the bad input nor says what is expected${excerpt}.`;
       }
     case "P5":
-      return `Returned ~${thousands(args.tokens ?? 0)} tokens (estimated${also}) but has no way to ask for less: no response_format, verbosity or fields-style parameter, no concise/detailed enum.`;
+      return `Returned ~${thousands(args.tokens ?? 0)} tokens (estimated${also}) but has no way to ask for less: no response_format, verbosity or fields-style parameter, no concise/detailed enum, no limit, head or max_* parameter.`;
     default:
       return `structuredContent field ${quoted(args.field, 80)} is not in the content text (${thousands(args.count ?? 0)} of ${plural(args.total ?? 0, "value")} missing${also}).`;
   }
