@@ -99,6 +99,12 @@ function probeMessage(finding: LintFinding): string {
           return args.variant === undefined
             ? `The ${probe}, marked expect_error, was answered without an error.`
             : `The ${probe} was accepted without an error.`;
+        case "untested": {
+          const count = args.count ?? 1;
+          const total = args.total ?? count;
+          const who = count < total ? `${count} of ${total} error probes` : count === 1 ? "the one error probe" : `all ${count} error probes`;
+          return `Could not test this tool's errors: ${who} got an error that does not depend on what was sent (the call failed before the input mattered)${excerpt}.`;
+        }
         default:
           return `The error to the ${probe} neither names the bad input nor says what is expected${excerpt}.`;
       }
@@ -226,6 +232,8 @@ export function fix(finding: LintFinding): string {
           return "Set isError: true on error results so the agent can tell a failure from data.";
         case "accepted":
           return "Validate arguments against the input schema and return isError naming the bad one.";
+        case "untested":
+          return "Fix what makes every call fail (a missing browser, API key or service), then probe again; until then P4 has judged none of these errors.";
         default:
           return RULES.P4.fix;
       }

@@ -5,6 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fix, message } from "../../../src/lint/messages.js";
+import { findingWaste } from "../../../src/lint/score.js";
 import { RULE_IDS } from "../../../src/lint/types.js";
 import { RULE_LIST } from "../../../src/lint/rules/index.js";
 import type { JsonObject } from "../../../src/lock/snapshot.js";
@@ -15,23 +17,31 @@ import { PROBE_RULES } from "../../../src/probe/rules/index.js";
 import type { PlannedProbe, ProbeRecord, ProbeResponse, ProbeStatus } from "../../../src/probe/types.js";
 import { planned } from "./helpers.js";
 
-interface Case {
-  name: string;
-  tool?: JsonObject | "summary";
+/** One probe of a case: what was sent (a `tool` here overrides the case's tool), how it ended, what came back. */
+interface CaseProbe {
   probe?: Partial<PlannedProbe>;
   status: ProbeStatus;
-  response: {
-    text?: string;
-    repeat?: { line: string; times: number; append?: string; prepend?: string; middle?: string };
-    repeatUuids?: { times: number; format: string; json?: boolean };
-    isError?: boolean;
-    structured?: unknown;
-    contentEmpty?: boolean;
-    errorCode?: number;
-    /** Characters of base64 in an image block next to the text (counted in tokens, not in text tokens). */
-    imageChars?: number;
-  };
+  response: CaseResponse;
+}
+
+interface Case extends Partial<CaseProbe> {
+  name: string;
+  tool?: JsonObject | "summary";
+  /** Several probes judged together (P4 compares the answers of a tool); without it the case is one probe. */
+  probes?: CaseProbe[];
   expect: [string, string][];
+}
+
+interface CaseResponse {
+  text?: string;
+  repeat?: { line: string; times: number; append?: string; prepend?: string; middle?: string };
+  repeatUuids?: { times: number; format: string; json?: boolean };
+  isError?: boolean;
+  structured?: unknown;
+  contentEmpty?: boolean;
+  errorCode?: number;
+  /** Characters of base64 in an image block next to the text (counted in tokens, not in text tokens). */
+  imageChars?: number;
 }
 
 const NO_SECRETS = makeRedactor([]);
@@ -50,7 +60,7 @@ function uuid(n: number): string {
   return `${hex}-${hex.slice(0, 4)}-4${hex.slice(1, 4)}-8${hex.slice(2, 5)}-${hex}${hex.slice(0, 4)}`;
 }
 
-function textOf(response: Case["response"]): string {
+function textOf(response: CaseResponse): string {
   if (response.repeat !== undefined) {
     const { line, times, append, prepend, middle } = response.repeat;
     const lines = Array.from({ length: times }, () => line);
@@ -67,7 +77,7 @@ function textOf(response: Case["response"]): string {
 }
 
 /** The answer as a server sends it, measured the way the runner measures a live one. */
-function responseOf(item: Case): ProbeResponse {
+function responseOf(item: CaseProbe): ProbeResponse {
   const { response } = item;
   const text = textOf(response);
   if (item.status === "protocol_error") return measureProtocolError(response.errorCode ?? -32603, text, NO_SECRETS);
@@ -82,8 +92,15 @@ function responseOf(item: Case): ProbeResponse {
   return measureResult(result, NO_SECRETS);
 }
 
-function recordOf(item: Case, tool: JsonObject): ProbeRecord {
+function recordOf(item: CaseProbe, tool: JsonObject): ProbeRecord {
   return { probe: planned(tool.name as string, item.probe), status: item.status, latencyMs: 1, note: null, response: responseOf(item) };
+}
+
+/** The records of a case, in order. */
+function recordsOf(item: Case, tool: JsonObject): ProbeRecord[] {
+  if (item.probes !== undefined) return item.probes.map((probe) => recordOf(probe, tool));
+  if (item.status === undefined || item.response === undefined) throw new Error(`case "${item.name}" has neither probes nor a status and response`);
+  return [recordOf({ probe: item.probe ?? {}, status: item.status, response: item.response }, tool)];
 }
 
 const dir = join(import.meta.dirname, "../../fixtures/probe/cases");
@@ -100,7 +117,7 @@ for (const file of files) {
     for (const item of cases) {
       it(item.name, () => {
         const tool = item.tool === "summary" ? SUMMARY_TOOL : (item.tool ?? DEFAULT_TOOL);
-        const { findings } = judgeProbes([recordOf(item, tool)], [tool], new Set());
+        const { findings } = judgeProbes(recordsOf(item, tool), [tool], new Set());
         const got = findings
           .filter((finding) => finding.rule === rule)
           .map((finding) => [finding.severity, rule === "format-parity" ? finding.args.field : finding.args.reason]);
@@ -120,9 +137,37 @@ describe("the probe rule registry", () => {
     expect(ids.sort()).toEqual([...RULE_IDS].sort());
   });
 
+  it("says how many error probes met an environment failure, quotes it, and charges nothing for it", () => {
+    const failing = (variant: string, text: string): CaseProbe => ({
+      probe: { origin: "error_probe", variant: variant as PlannedProbe["variant"], param: "url", expectError: true },
+      status: "tool_error",
+      response: { text, isError: true },
+    });
+    const chrome = "Chromium distribution 'chrome' is not found";
+    const item: Case = {
+      name: "mixed",
+      probes: [failing("missing_required", chrome), failing("wrong_type", "Expected string, received number"), failing("unknown_value", chrome)],
+      expect: [],
+    };
+    const { findings } = judgeProbes(recordsOf(item, DEFAULT_TOOL), [DEFAULT_TOOL], new Set());
+    expect(findings).toEqual([]);
+    // The same text on every call, one the schema accepts among them: nothing was tested.
+    const all: Case = { ...item, probes: [failing("missing_required", chrome), failing("wrong_type", chrome), failing("unknown_value", chrome)] };
+    const [untested, ...rest] = judgeProbes(recordsOf(all, DEFAULT_TOOL), [DEFAULT_TOOL], new Set()).findings;
+    expect(rest).toEqual([]);
+    expect(untested).toMatchObject({ rule: "P4", severity: "warning", tool: "tool", args: { reason: "untested", count: 3, total: 3, text: chrome } });
+    expect(untested?.args).not.toHaveProperty("variant");
+    if (untested === undefined) return;
+    expect(message(untested)).toBe(
+      `Could not test this tool's errors: all 3 error probes got an error that does not depend on what was sent (the call failed before the input mattered): "${chrome}".`,
+    );
+    expect(fix(untested)).toMatch(/^Fix what makes every call fail/);
+    expect(findingWaste(untested)).toBe(0);
+  });
+
   it("skips a disabled rule", () => {
     const item: Case = { name: "big", status: "ok", response: { repeat: { line: "The quick brown fox jumps over the lazy dog.", times: 2728 } }, expect: [] };
-    const { findings } = judgeProbes([recordOf(item, DEFAULT_TOOL)], [DEFAULT_TOOL], new Set(["P1", "P5"]));
+    const { findings } = judgeProbes(recordsOf(item, DEFAULT_TOOL), [DEFAULT_TOOL], new Set(["P1", "P5"]));
     expect(findings.map((finding) => finding.rule)).toEqual(["P3"]);
   });
 });
