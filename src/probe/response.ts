@@ -6,6 +6,7 @@ import { MAX_DEFINITION_DEPTH } from "../limits.js";
 import { CHARS_PER_TOKEN } from "../lint/context.js";
 import { compactJsonLength } from "../lint/json.js";
 import { isJsonObject, type JsonObject, ownField } from "../lock/snapshot.js";
+import { isBinaryBase64, isResourceBlob } from "./detect/binary.js";
 import type { ProbeResponse } from "./types.js";
 
 /** Estimated tokens of this many characters (4 per token, rounded up), as everywhere in mcp-lint. */
@@ -20,24 +21,39 @@ export function estimateTokens(chars: number): number {
  * clients forward it) or the `structuredContent` alone (as Claude Code forwards it when present).
  * The larger view counts, so a server that mirrors its text in `structuredContent` is not charged
  * twice. `text` is the same measure with media left out: only text blocks and embedded text
- * resources stay in the content, since images, audio, links and binary resources are not text a
- * page or a concise mode could shorten.
+ * resources stay in the content, and base64 of binary data in `structuredContent` counts as an
+ * empty string, since images, audio, links and binary data are not text a page or a concise mode
+ * could shorten. `text` is left at 0 when `withText` is false (an answer too deep to read).
  */
-export function resultChars(result: unknown): { all: number; text: number } {
+export function resultChars(result: unknown, withText = true): { all: number; text: number } {
   if (!isJsonObject(result)) {
     const chars = compactJsonLength(result);
-    return { all: chars, text: chars };
+    return { all: chars, text: withText ? chars : 0 };
   }
   const structured = ownField(result, "structuredContent");
   // fromEntries defines own data properties, so a `__proto__` member stays a member.
   const rest = Object.fromEntries(Object.entries(result).filter(([key]) => key !== "structuredContent"));
   const structuredChars = structured === undefined ? 0 : compactJsonLength(structured);
+  const all = Math.max(compactJsonLength(rest), structuredChars);
+  if (!withText) return { all, text: 0 };
   const content = ownField(result, "content");
   const textOnly = Array.isArray(content) ? { ...rest, content: content.filter((block) => blockText(block) !== null) } : rest;
-  return {
-    all: Math.max(compactJsonLength(rest), structuredChars),
-    text: Math.max(compactJsonLength(textOnly), structuredChars),
-  };
+  return { all, text: Math.max(compactJsonLength(textOnly), structured === undefined ? 0 : textJsonLength(structured)) };
+}
+
+/** Compact JSON length of a structured result with its binary strings empty; the plain length when the replacer cannot run. */
+function textJsonLength(structured: unknown): number {
+  try {
+    return (JSON.stringify(structured, withoutBinary) ?? "").length;
+  } catch {
+    return compactJsonLength(structured);
+  }
+}
+
+/** A JSON.stringify replacer that writes base64 of binary data (a resource's `blob`, an image's bytes) as an empty string. */
+function withoutBinary(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return isBinaryBase64(value) || (isJsonObject(this) && isResourceBlob(this, key)) ? "" : value;
 }
 
 /**
@@ -50,7 +66,7 @@ export function measureResult(result: unknown, redactor: Redactor): ProbeRespons
   const isError = ownField(object, "isError") === true;
   if (maxDepth(result, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
     // Too deep to walk safely: only the size is known (compactJsonLength bounds its own walk).
-    const chars = resultChars(result).all;
+    const chars = resultChars(result, false).all;
     return {
       text: "",
       chars,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { expectLinear } from "../../growth.js";
 import { makeRedactor } from "../../../src/text/redact.js";
+import { isBase64, isBinaryBase64 } from "../../../src/probe/detect/binary.js";
 import { hasStackTrace, hasGuidance, isEmptyError, isOpaqueError } from "../../../src/probe/detect/errors.js";
 import { findOpaqueIds, idStats, isRandomToken } from "../../../src/probe/detect/ids.js";
 import { hasPagingHint } from "../../../src/probe/detect/paging.js";
@@ -58,6 +59,14 @@ describe("measureResult", () => {
     const result = measureResult({ content: [text, ...media] }, none);
     expect(result.tokens).toBe(Math.ceil(JSON.stringify({ content: [text, ...media] }).length / 4));
     expect(result.textTokens).toBe(Math.ceil(JSON.stringify({ content: [text] }).length / 4));
+  });
+
+  it("leaves base64 of binary data in structuredContent out of the text estimate", () => {
+    const png = `iVBORw0KGgo${"A".repeat(8_000)}`;
+    const structured = { title: "Logo", image: png, contents: [{ uri: "file:///a.bin", blob: "AAEC" }] };
+    const result = measureResult({ content: [{ type: "text", text: "Logo" }], structuredContent: structured }, none);
+    expect(result.tokens).toBe(Math.ceil(JSON.stringify(structured).length / 4));
+    expect(result.textTokens).toBe(Math.ceil(JSON.stringify({ ...structured, image: "", contents: [{ uri: "file:///a.bin", blob: "" }] }).length / 4));
   });
 
   it("measures structuredContent when content is empty, and marks it", () => {
@@ -187,5 +196,44 @@ describe("format parity, regressions", () => {
   it("finds a long string whose first 200 characters end inside a word (server-filesystem's read_text_file was flagged)", () => {
     const content = Array.from({ length: 100 }, (_, index) => `${String(index).padStart(5, "0")} the of and`).join("\n");
     expect(parityMisses({ content }, content)).toEqual([]);
+  });
+});
+
+describe("base64 of binary data", () => {
+  const b64 = (bytes: number[]) => btoa(String.fromCharCode(...bytes));
+  const random = Array.from({ length: 300 }, (_, index) => (index * 151 + 17) % 256);
+
+  it.each([
+    ["a PNG, from its signature", b64([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])],
+    ["a PDF", b64([...Array.from("%PDF-1.7\n%", (char) => char.charCodeAt(0)), 0xe2, 0xe3])],
+    ["a long run of bytes that are not text", b64(random)],
+  ])("sees %s", (_name, value) => {
+    expect(isBinaryBase64(value)).toBe(true);
+  });
+
+  it.each([
+    ["a short word", "Dana"],
+    ["a short token with no signature", "Xk9aBzQ2mN7pLr4TyW8cVd0a"],
+    ["a hex hash, however long", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".repeat(5)],
+    ["base64 of text", btoa("name,count\n".repeat(40))],
+    ["text with spaces", "a ".repeat(200)],
+    ["base64url", `${"A".repeat(300)}-_`],
+  ])("does not take %s for binary", (_name, value) => {
+    expect(isBinaryBase64(value)).toBe(false);
+  });
+
+  it("checks the alphabet and the padding", () => {
+    expect(isBase64("QUJD")).toBe(true);
+    expect(isBase64("QUI=")).toBe(true);
+    expect(isBase64("QQ==")).toBe(true);
+    expect(isBase64("QQ")).toBe(true);
+    expect(isBase64("Q===")).toBe(false);
+    expect(isBase64("QUJDR")).toBe(false);
+    expect(isBase64("QU=D")).toBe(false);
+    expect(isBase64("")).toBe(false);
+  });
+
+  it("is linear on a 1 MB string", () => {
+    expectLinear("base64", (size) => isBinaryBase64(`iVBORw0KGgo${"A".repeat(size)}`), 100_000);
   });
 });
