@@ -102,8 +102,8 @@ function probeMessage(finding: LintFinding): string {
         case "untested": {
           const count = args.count ?? 1;
           const total = args.total ?? count;
-          const who = count < total ? `${count} of ${total} error probes` : count === 1 ? "the one error probe" : `all ${count} error probes`;
-          return `Could not test this tool's errors: ${who} got an error that does not depend on what was sent (the call failed before the input mattered)${excerpt}.`;
+          const who = count < total ? `${count} of ${total} error probes` : count === 1 ? "the error probe" : `all ${count} error probes`;
+          return `Untested: ${who} got the same error whatever was sent${excerpt}, so they show nothing of how the tool answers bad input (a missing browser, key or service fails every call alike).`;
         }
         default:
           return `The error to the ${probe} neither names the bad input nor says what is expected${excerpt}.`;

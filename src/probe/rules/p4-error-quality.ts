@@ -3,7 +3,7 @@
  * not help an agent fix the call: a leaked stack trace, an empty or opaque message, an error
  * returned as a success, invalid arguments accepted, or no word on the bad input or what is expected.
  * An error that every call gets whatever it sends (a browser or key missing) tests nothing: it is
- * reported once per tool as untested, never judged as guidance.
+ * never judged as guidance, and a tool left with such answers gets one untested finding.
  */
 
 import { looksLikeError } from "../../proxy/fixes/errors.js";
@@ -105,7 +105,8 @@ export const p4ErrorQuality: ProbeRule = {
       const environmental = response !== null && record.status !== "ok" && failures.has(errorKey(response.text, tool));
       const verdict = judgeErrorAnswer(record, context, environmental);
       if (verdict !== null) report(record, verdict.severity, { reason: verdict.reason, text: verdict.text });
-      if (!environmental || response === null) continue;
+      // Only an answer left unjudged is untested: a stack trace or an opaque text is reported for what it is.
+      if (!environmental || response === null || verdict !== null) continue;
       const seen = untested.get(tool);
       if (seen === undefined) untested.set(tool, { record, count: 1, text: firstLine(response.text) });
       else seen.count++;

@@ -159,7 +159,7 @@ describe("the probe rule registry", () => {
     expect(untested?.args).not.toHaveProperty("variant");
     if (untested === undefined) return;
     expect(message(untested)).toBe(
-      `Could not test this tool's errors: all 3 error probes got an error that does not depend on what was sent (the call failed before the input mattered): "${chrome}".`,
+      `Untested: all 3 error probes got the same error whatever was sent: "${chrome}", so they show nothing of how the tool answers bad input (a missing browser, key or service fails every call alike).`,
     );
     expect(fix(untested)).toMatch(/^Fix what makes every call fail/);
     expect(findingWaste(untested)).toBe(0);
