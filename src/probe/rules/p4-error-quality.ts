@@ -67,8 +67,9 @@ const SCHEMA_REJECTS: ReadonlySet<string> = new Set(["missing_required", "wrong_
 /**
  * Error texts that do not depend on the input (`errorKey` form). A text is one when every answered
  * error probe of some tool got it as an error, and they include an argument the schema accepts
- * (`unknown_value`) and one it rejects: a tool that validated its input could not give both the
- * same answer, so the call failed before the input mattered (a browser, a key or a service missing).
+ * (`unknown_value`) and one it rejects: an accepted argument answered word for word like a rejected
+ * one shows that the answer did not come from the input (most often a browser, key or service is
+ * missing, and every call fails alike).
  */
 export function environmentFailures(records: readonly ProbeRecord[]): Set<string> {
   const byTool = new Map<string, ProbeRecord[]>();
