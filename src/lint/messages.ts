@@ -145,11 +145,17 @@ function probeMessage(finding: LintFinding): string {
           return args.variant === undefined
             ? `The ${probe}, marked expect_error, was answered without an error.`
             : `The ${probe} was accepted without an error.`;
+        case "untested": {
+          const count = args.count ?? 1;
+          const total = args.total ?? count;
+          const who = count < total ? `${count} of ${total} error probes` : count === 1 ? "the error probe" : `all ${count} error probes`;
+          return `Untested: ${who} got the same error whatever was sent${excerpt}, so they show nothing of how the tool answers bad input (a missing browser, key or service fails every call alike).`;
+        }
         default:
           return `The error to the ${probe} neither names the bad input nor says what is expected${excerpt}.`;
       }
     case "P5":
-      return `Returned ~${thousands(args.tokens ?? 0)} tokens (estimated${also}) but has no way to ask for less: no response_format, verbosity or fields-style parameter, no concise/detailed enum.`;
+      return `Returned ~${thousands(args.tokens ?? 0)} tokens (estimated${also}) but has no way to ask for less: no response_format, verbosity or fields-style parameter, no concise/detailed enum, no limit, head or max_* parameter.`;
     default:
       return `structuredContent field ${quoted(args.field, 80)} is not in the content text (${thousands(args.count ?? 0)} of ${plural(args.total ?? 0, "value")} missing${also}).`;
   }
@@ -276,6 +282,8 @@ export function fix(finding: LintFinding): string {
           return "Set isError: true on error results so the agent can tell a failure from data.";
         case "accepted":
           return "Validate arguments against the input schema and return isError naming the bad one.";
+        case "untested":
+          return "Fix what makes every call fail (a missing browser, API key or service), then probe again; until then P4 has judged none of these errors.";
         default:
           return RULES.P4.fix;
       }

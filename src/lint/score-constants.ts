@@ -22,6 +22,7 @@ export const STATIC_WASTE: Readonly<Record<string, number>> = {
   "P4:no_guidance": 700,
   "P4:as_success": 500, // the agent takes an error for data
   "P4:accepted": 500,
+  // "P4:untested" is absent on purpose: an error every call gets says nothing of the tool's error handling.
   P5: 300, // no way to ask for a shorter answer
 };
 

@@ -228,7 +228,7 @@ export const RULES = {
     family: "probe",
     strictOnly: false,
     docs: docs("P5"),
-    fix: "Add a response_format (concise/detailed) or fields parameter so an agent can ask for less.",
+    fix: "Add a response_format (concise/detailed), fields or limit parameter so an agent can ask for less.",
   },
   "format-parity": {
     severities: ["warning"],

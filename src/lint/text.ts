@@ -104,28 +104,52 @@ export function verbGroup(segments: readonly string[]): number | null {
   return null;
 }
 
-// Bounded repetition: V8 can overflow its stack matching one multi-megabyte token with `+`, and a
-// 64-character cap only splits tokens no real word is as long as.
-const WORD = /[\p{L}\p{N}]{1,64}/gu;
 // Scripts written without spaces: each character counts as half a word (about two per word).
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED_ALL = new RegExp(UNSPACED.source, "gu");
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+// A letter or digit of a script written with spaces: it makes a run of unspaced text one word longer.
+const SPACED_LETTER = new RegExp(`(?!${UNSPACED.source})[\\p{L}\\p{N}]`, "u");
+
+// Characters above ASCII that JavaScript's `\s` matches (NBSP, the Unicode spaces, line and paragraph separators, BOM).
+const WIDE_SPACES: ReadonlySet<number> = new Set([
+  160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288, 65279,
+]);
+
+/** True for the characters `\s` matches, so a no-break or ideographic space ends a word too. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  return code >= 160 && WIDE_SPACES.has(code);
+}
+
+/** Words one whitespace-separated run adds, counting on from `count` and never past `cap`. */
+function runWords(run: string, count: number, cap: number): number {
+  if (!UNSPACED.test(run)) return LETTER_OR_DIGIT.test(run) ? 1 : 0;
+  const extra = SPACED_LETTER.test(run) ? 1 : 0;
+  // Count characters only until the cap is reached, so a long run of unspaced text stays cheap.
+  let unspaced = 0;
+  UNSPACED_ALL.lastIndex = 0;
+  while (count + extra + Math.ceil(unspaced / 2) < cap && UNSPACED_ALL.exec(run) !== null) unspaced++;
+  return Math.ceil(unspaced / 2) + extra;
+}
 
 /**
- * Words in a description, up to `cap` (counting stops there, so a 10 MB text costs no more than a
- * short one). Text in scripts written without spaces (Chinese, Japanese, Thai) counts one word per
- * two characters, so a full sentence in them is not "too short".
+ * Words in a description, up to `cap` (counting stops there; the text is read once, so the work stays
+ * linear in its length): runs of text between whitespace that hold a letter or a digit. An identifier
+ * (`read_text_file`, `a/b.txt`, `e.g.`) is one word; a lone `|` or `-` is none. Text in scripts
+ * written without spaces (Chinese, Japanese, Thai) counts one word per two characters, so a full
+ * sentence in them is not "too short".
  */
 export function countWords(text: string, cap: number): number {
   let count = 0;
-  WORD.lastIndex = 0;
-  for (let match = WORD.exec(text); match !== null && count < cap; match = WORD.exec(text)) {
-    const token = match[0];
-    if (token.length > 1 && UNSPACED.test(token)) {
-      let unspaced = 0;
-      for (const char of token) if (UNSPACED.test(char)) unspaced++;
-      count += Math.ceil(unspaced / 2) + (unspaced < token.length ? 1 : 0);
-    } else {
-      count++;
+  let start = -1;
+  for (let index = 0; index <= text.length && count < cap; index++) {
+    const space = index === text.length || isSpace(text.charCodeAt(index));
+    if (space && start >= 0) {
+      count += runWords(text.slice(start, index), count, cap);
+      start = -1;
+    } else if (!space && start < 0) {
+      start = index;
     }
   }
   return Math.min(count, cap);

@@ -1,4 +1,4 @@
-/** A `tools/call` answer as probing measures it: what the model reads, its estimated size and content types, secrets redacted. Pure. */
+/** A `tools/call` answer as probing measures it: what the model reads, its estimated size (compact JSON, 4 characters a token) and content types, secrets redacted. Pure. */
 
 import { redactJson, type Redactor } from "../text/redact.js";
 import { maxDepth } from "../json/parse.js";
@@ -6,6 +6,7 @@ import { MAX_DEFINITION_DEPTH } from "../limits.js";
 import { CHARS_PER_TOKEN } from "../lint/context.js";
 import { compactJsonLength } from "../lint/json.js";
 import { isJsonObject, type JsonObject, ownField } from "../lock/snapshot.js";
+import { isBinaryBase64, isResourceBlob } from "./detect/binary.js";
 import type { ProbeResponse } from "./types.js";
 
 /** Estimated tokens of this many characters (4 per token, rounded up), as everywhere in mcp-lint. */
@@ -14,17 +15,58 @@ export function estimateTokens(chars: number): number {
 }
 
 /**
- * Measure a result. Sizes come from the raw answer: text blocks count their text, other blocks
- * (images, audio, links, binary resources) their compact JSON; a result with no content counts its
- * structuredContent. The text kept for rules and reports has every secret redacted first, so a
- * preview cut later can never hold half of one.
+ * The characters a response estimate counts, as compact JSON (`JSON.stringify`, as for definitions).
+ * A client hands the model one of two views of a `CallToolResult`, never both: the result without
+ * its `structuredContent` (the content blocks, `isError`, `_meta` and any other member, as most
+ * clients forward it) or the `structuredContent` alone (as Claude Code forwards it when present).
+ * The larger view counts, so a server that mirrors its text in `structuredContent` is not charged
+ * twice. `text` is the same measure with media left out: only text blocks and embedded text
+ * resources stay in the content, and base64 of binary data in `structuredContent` counts as an
+ * empty string, since images, audio, links and binary data are not text a page or a concise mode
+ * could shorten. `text` is left at 0 when `withText` is false (an answer too deep to read).
+ */
+export function resultChars(result: unknown, withText = true): { all: number; text: number } {
+  if (!isJsonObject(result)) {
+    const chars = compactJsonLength(result);
+    return { all: chars, text: withText ? chars : 0 };
+  }
+  const structured = ownField(result, "structuredContent");
+  // fromEntries defines own data properties, so a `__proto__` member stays a member.
+  const rest = Object.fromEntries(Object.entries(result).filter(([key]) => key !== "structuredContent"));
+  const structuredChars = structured === undefined ? 0 : compactJsonLength(structured);
+  const all = Math.max(compactJsonLength(rest), structuredChars);
+  if (!withText) return { all, text: 0 };
+  const content = ownField(result, "content");
+  const textOnly = Array.isArray(content) ? { ...rest, content: content.filter((block) => blockText(block) !== null) } : rest;
+  return { all, text: Math.max(compactJsonLength(textOnly), structured === undefined ? 0 : textJsonLength(structured)) };
+}
+
+/** Compact JSON length of a structured result with its binary strings empty; the plain length when the replacer cannot run. */
+function textJsonLength(structured: unknown): number {
+  try {
+    return (JSON.stringify(structured, withoutBinary) ?? "").length;
+  } catch {
+    return compactJsonLength(structured);
+  }
+}
+
+/** A JSON.stringify replacer that writes base64 of binary data (a resource's `blob`, an image's bytes) as an empty string. */
+function withoutBinary(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return isBinaryBase64(value) || (isJsonObject(this) && isResourceBlob(this, key)) ? "" : value;
+}
+
+/**
+ * Measure a result. Sizes come from the raw answer (`resultChars`); the text kept for rules and
+ * reports (text blocks and embedded text resources, or the structuredContent's JSON when content is
+ * empty) has every secret redacted first, so a preview cut later can never hold half of one.
  */
 export function measureResult(result: unknown, redactor: Redactor): ProbeResponse {
   const object = isJsonObject(result) ? result : {};
   const isError = ownField(object, "isError") === true;
   if (maxDepth(result, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
-    // Too deep to walk safely: only the size is known.
-    const chars = compactJsonLength(result);
+    // Too deep to walk safely: only the size is known (compactJsonLength bounds its own walk).
+    const chars = resultChars(result, false).all;
     return {
       text: "",
       chars,
@@ -42,33 +84,25 @@ export function measureResult(result: unknown, redactor: Redactor): ProbeRespons
   const blocks = Array.isArray(content) ? content : [];
   const texts: string[] = [];
   const types: string[] = [];
-  let chars = 0;
   for (const block of blocks) {
     const type = isJsonObject(block) && typeof block.type === "string" ? block.type : "unknown";
     if (!types.includes(type)) types.push(type);
     const text = blockText(block);
-    if (text !== null) {
-      texts.push(text);
-      chars += text.length;
-    } else {
-      chars += compactJsonLength(block);
-    }
+    if (text !== null) texts.push(text);
   }
   const rawStructured = ownField(object, "structuredContent");
   const structured = rawStructured === undefined ? undefined : redactJson(rawStructured, redactor);
   if (rawStructured !== undefined) types.push("structured");
   let text = texts.join("\n");
   const contentEmpty = blocks.length === 0;
-  if (contentEmpty && rawStructured !== undefined) {
-    // Nothing in content: a client that forwards structuredContent shows the model its JSON.
-    text = JSON.stringify(rawStructured) ?? "";
-    chars = text.length;
-  }
+  // Nothing in content: a client that forwards structuredContent shows the model its JSON.
+  if (contentEmpty && rawStructured !== undefined) text = JSON.stringify(rawStructured) ?? "";
+  const chars = resultChars(result);
   return {
     text: redactor.text(text),
-    chars,
-    tokens: estimateTokens(chars),
-    textTokens: estimateTokens(text.length),
+    chars: chars.all,
+    tokens: estimateTokens(chars.all),
+    textTokens: estimateTokens(chars.text),
     contentTypes: types,
     isError,
     structured,
@@ -78,14 +112,18 @@ export function measureResult(result: unknown, redactor: Redactor): ProbeRespons
   };
 }
 
-/** A JSON-RPC error answer (the SDK's McpError), measured like a result: its message is what the model reads. */
+/**
+ * A JSON-RPC error answer (the SDK's McpError), measured like a result: its message is what the
+ * model reads, and the estimate counts the error object (`code` and `message`) as compact JSON.
+ */
 export function measureProtocolError(code: number, message: string, redactor: Redactor): ProbeResponse {
   // The SDK prefixes "MCP error <code>: " to the server's message; the model is shown the server's words.
   const text = message.replace(/^MCP error -?\d+: /, "");
-  const tokens = estimateTokens(text.length);
+  const chars = compactJsonLength({ code, message: text });
+  const tokens = estimateTokens(chars);
   return {
     text: redactor.text(text),
-    chars: text.length,
+    chars,
     tokens,
     textTokens: tokens,
     contentTypes: [],

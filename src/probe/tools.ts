@@ -134,7 +134,7 @@ export function hasPagingParameters(tool: JsonObject): boolean {
   return parametersOf(tool).some((param) => isPagingParameter(param.name));
 }
 
-// Parameters that ask for a shorter or narrower answer without paging through it.
+// Parameters that ask for a shorter or narrower answer: a format or projection, not a filter on which records come back.
 const CONCISE_NAMES = new Set([
   "responseformat",
   "verbosity",
@@ -155,11 +155,66 @@ const CONCISE_NAMES = new Set([
 ]);
 const CONCISE_VALUES = /^(concise|detailed|summary|brief|compact|minimal|full|verbose|short|long|simple|standard|basic)$/i;
 
-/** True when the tool has a way to ask for less: a `response_format`/`verbosity`/`fields`-style parameter or a concise/detailed enum. */
+// Parameters that bound how much one call returns (`head: 100`, `limit: 20`, `max_lines: 50`). A
+// cursor, an offset or a page number only says where to start, so it is not among them.
+const SIZE_NAMES = new Set([
+  "limit",
+  "head",
+  "tail",
+  "lines",
+  "count",
+  "top",
+  "first",
+  "last",
+  "take",
+  "length",
+  "pagesize",
+  "perpage",
+  "depth",
+  "endline",
+  "toline",
+]);
+
+/** The JSON types a schema names (`type` as a string or a list), empty when it names none. */
+function typesOf(schema: JsonObject): string[] {
+  const type = ownField(schema, "type");
+  if (typeof type === "string") return [type];
+  return Array.isArray(type) ? type.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** True for a parameter that caps the size of an answer: a size name (or `max*`, `*limit`) that takes a number, or says nothing of its type. */
+function isSizeParameter(param: Parameter): boolean {
+  const squashed = squash(param.name);
+  if (!SIZE_NAMES.has(squashed) && !squashed.startsWith("max") && !squashed.endsWith("limit")) return false;
+  // `first: "Ada"` is a name, not a count.
+  const types = typesOf(param.schema);
+  return types.length === 0 || types.includes("integer") || types.includes("number");
+}
+
+/**
+ * True for an `include*` or `exclude*` parameter that leaves parts of every record out: a boolean
+ * flag that can be set to drop something (not `include_x` defaulting to false, which only adds), or
+ * a list of fields. A filter on which records come back (`excludePatterns`, `include_paths`) is not
+ * a shorter answer: each record left is as long as before.
+ */
+function dropsParts(param: Parameter): boolean {
+  const squashed = squash(param.name);
+  const include = squashed.startsWith("include");
+  if (!include && !squashed.startsWith("exclude")) return false;
+  if (squashed.endsWith("fields") || squashed.endsWith("columns")) return true;
+  if (!typesOf(param.schema).includes("boolean")) return false;
+  const fallback = ownField(param.schema, "default");
+  return include ? fallback !== false : fallback !== true;
+}
+
+/**
+ * True when the tool has a way to ask for less: a `response_format`/`verbosity`/`fields`-style
+ * parameter, a concise/detailed enum, a flag that drops parts of the answer, or a parameter that
+ * caps its size (`limit`, `head`, `tail`, `lines`, `max_lines`, ...).
+ */
 export function hasConciseMode(tool: JsonObject): boolean {
   return parametersOf(tool).some((param) => {
-    const squashed = squash(param.name);
-    if (CONCISE_NAMES.has(squashed) || squashed.startsWith("include") || squashed.startsWith("exclude")) return true;
+    if (CONCISE_NAMES.has(squash(param.name)) || dropsParts(param) || isSizeParameter(param)) return true;
     const values = ownField(param.schema, "enum");
     return Array.isArray(values) && values.some((value) => typeof value === "string" && CONCISE_VALUES.test(value));
   });

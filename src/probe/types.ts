@@ -82,11 +82,11 @@ export type ProbeStatus = "ok" | "tool_error" | "protocol_error" | "timeout" | "
 export interface ProbeResponse {
   /** What the model reads: text blocks and embedded text resources joined by newlines (redacted). */
   text: string;
-  /** Characters the estimate counts: text as sent, other blocks as compact JSON. */
+  /** Characters the estimate counts: the compact JSON of the larger view a client forwards (`resultChars`). */
   chars: number;
   /** Estimated tokens (4 characters per token), rounded up. */
   tokens: number;
-  /** Estimated tokens of the text alone (images, audio and links left out): what a concise mode or a page could shorten. */
+  /** Estimated tokens of the same views with media left out (images, audio, links, binary resources): what a concise mode or a page could shorten. */
   textTokens: number;
   /** Distinct content block types in order of first appearance, plus `structured` when structuredContent came too. */
   contentTypes: string[];

@@ -144,7 +144,7 @@ export function probeTableLines(records: readonly ProbeRecord[]): string[] {
   const notRun = records.filter((record) => record.status === "not_run").length;
   const parts = [`${ran} called`, `${held} blocked`, `${skipped} skipped`];
   if (notRun > 0) parts.push(`${notRun} not run`);
-  lines.push(`  ${parts.join(", ")}; tokens are estimated (4 characters per token)`);
+  lines.push(`  ${parts.join(", ")}; tokens are estimated (compact JSON, 4 characters per token)`);
   return lines;
 }
 

@@ -56,13 +56,13 @@ beforeAll(async () => {
 describe("run --probe: the rules, end to end", () => {
   it("exits 1 on the P1 error and prints the probe table before the findings", () => {
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/\nProbes\n {2}read_big_file \(huge\) +ok +~34,000 tok {2}\d+ ms\n/);
-    expect(result.stdout).toMatch(/\n {2}get_record_trace \(missing record\) +tool_error \(expected\) +~37 tok/);
+    expect(result.stdout).toMatch(/\nProbes\n {2}read_big_file \(huge\) +ok +~34,510 tok {2}\d+ ms\n/);
+    expect(result.stdout).toMatch(/\n {2}get_record_trace \(missing record\) +tool_error \(expected\) +~51 tok/);
     expect(result.stdout.indexOf("Probes")).toBeLessThan(result.stdout.indexOf("read_big_file\n"));
   });
 
   it("P1: a huge unpaged file is an error, a big page a warning, a first page nothing", () => {
-    expect(on("read_big_file", "P1")).toEqual([["error", expect.stringContaining('Returned ~34,000 tokens (estimated; probe "huge"), over ~25,000')]]);
+    expect(on("read_big_file", "P1")).toEqual([["error", expect.stringContaining('Returned ~34,510 tokens (estimated; probe "huge"), over ~25,000')]]);
     expect(on("read_paged_file", "P1")).toEqual([["warning", expect.stringContaining('probe "big page"')]]);
     expect(report.findings.some((finding) => finding.rule === "P1" && finding.message.includes('"first page"'))).toBe(false);
   });
@@ -151,15 +151,15 @@ describe("run --probe: the rules, end to end", () => {
     const big = probe("read_big_file", "huge");
     expect(big?.preview?.length).toBe(400);
     expect(big?.truncated).toBe(true);
-    expect(big?.tokens_estimated).toBe(34_000);
+    expect(big?.tokens_estimated).toBe(34_510);
   });
 
   it("scores with measured waste: the file dump is charged, the asked-for page with a note is not", () => {
     expect(report.score.static_only).toBe(false);
     expect(result.stdout).toContain("(estimated; static checks + probes)");
-    expect(report.score.tools.read_big_file?.waste).toContainEqual({ cause: "P1", reason: "over_budget", path: null, tokens: 32_000, basis: "measured" });
+    expect(report.score.tools.read_big_file?.waste).toContainEqual({ cause: "P1", reason: "over_budget", path: null, tokens: 32_510, basis: "measured" });
     expect(report.score.tools.read_paged_file?.waste.some((item) => item.basis === "measured")).toBe(false);
     expect(report.score.tools.list_ids?.waste).toContainEqual(expect.objectContaining({ cause: "P2", basis: "measured" }));
-    expect(result.stdout).toMatch(/\n {4}1 F {2}read_big_file +34,000-token response: ~32,000, P3 no paging hint: ~1,000/);
+    expect(result.stdout).toMatch(/\n {4}1 F {2}read_big_file +34,510-token response: ~32,510, P3 no paging hint: ~1,000/);
   });
 });

@@ -78,3 +78,13 @@ function containsToken(haystack: string, needle: string): boolean {
   }
   return false;
 }
+
+/**
+ * An error text as P4 compares it between probes: trimmed, whitespace runs collapsed, and the
+ * tool's own name replaced, so "Error calling browser_click: ..." and "Error calling
+ * browser_type: ..." are one failure.
+ */
+export function errorKey(text: string, tool: string): string {
+  const flat = text.slice(0, MAX_ERROR_CHARS).trim().replace(/\s+/g, " ");
+  return tool.length >= 3 ? flat.replaceAll(tool, "<tool>") : flat;
+}

@@ -1,9 +1,11 @@
 /**
  * Format parity on a real answer (seed 000, "Format parity"): every leaf of `structuredContent`
- * should be visible in the `content` text, since some clients forward only one of the two. Pure.
+ * should be visible in the `content` text, since some clients forward only one of the two. Base64
+ * of binary data is not judged: no text renders an image's bytes. Pure.
  */
 
 import { isJsonObject } from "../../lock/snapshot.js";
+import { isBinaryBase64, isResourceBlob } from "./binary.js";
 
 /** One field of the structured result that the text does not show, by its path with array positions folded (`items[].id`). */
 export interface ParityMiss {
@@ -111,7 +113,9 @@ function leafVisible(texts: Haystack, lowered: Haystack, value: unknown, key: st
 
 /**
  * The fields of `structured` the text does not show, by folded path, in order of first appearance;
- * an empty list when everything is visible (or there is nothing to check).
+ * an empty list when everything is visible (or there is nothing to check). A resource's `blob` and
+ * any other string that is base64 of binary data are left out: the text may describe the file, but
+ * nobody expects it to spell out the bytes.
  */
 export function parityMisses(structured: unknown, text: string): ParityMiss[] {
   const forms = haystacks(text);
@@ -119,10 +123,10 @@ export function parityMisses(structured: unknown, text: string): ParityMiss[] {
   const lowered = haystack(forms.map((value) => value.toLowerCase()));
   const byField = new Map<string, ParityMiss>();
   let leaves = 0;
-  const stack: { value: unknown; path: string; key: string | null; depth: number }[] = [{ value: structured, path: "", key: null, depth: 0 }];
+  const stack: { value: unknown; path: string; key: string | null; depth: number; blob?: boolean }[] = [{ value: structured, path: "", key: null, depth: 0 }];
   while (stack.length > 0 && leaves < MAX_LEAVES) {
     const frame = stack.pop() as (typeof stack)[number];
-    const { value, path, key, depth } = frame;
+    const { value, path, key, depth, blob } = frame;
     if (Array.isArray(value)) {
       if (depth >= MAX_DEPTH) continue;
       for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: `${path}[]`, key, depth: depth + 1 });
@@ -133,10 +137,11 @@ export function parityMisses(structured: unknown, text: string): ParityMiss[] {
       const keys = Object.keys(value);
       for (let index = keys.length - 1; index >= 0; index--) {
         const child = keys[index] as string;
-        stack.push({ value: value[child], path: path === "" ? child : `${path}.${child}`, key: child, depth: depth + 1 });
+        stack.push({ value: value[child], path: path === "" ? child : `${path}.${child}`, key: child, depth: depth + 1, blob: isResourceBlob(value, child) });
       }
       continue;
     }
+    if (blob === true || (typeof value === "string" && isBinaryBase64(value))) continue;
     leaves++;
     const field = path === "" ? "(root)" : path;
     let entry = byField.get(field);

@@ -13,7 +13,11 @@ export interface ProbeContext {
 }
 
 /** Where a probe rule sends a finding about one probe; the rule ID and the probe's identity are bound by the runner. */
-export type ProbeReporter = (record: ProbeRecord, severity: Severity, args?: LintArgs) => void;
+export interface ProbeReporter {
+  (record: ProbeRecord, severity: Severity, args?: LintArgs): void;
+  /** A finding about the tool a record probed, as a whole: no probe is named. */
+  tool(record: ProbeRecord, severity: Severity, args?: LintArgs): void;
+}
 
 /** One probe rule, registered in `rules/index.ts`. */
 export interface ProbeRule {
@@ -23,14 +27,18 @@ export interface ProbeRule {
 
 /** A reporter that appends findings of one rule, naming the probe (label, or variant and parameter) in the finding's args. */
 export function probeCollector(rule: RuleId, into: LintFinding[]): ProbeReporter {
-  return (record, severity, args = {}) => {
+  const push = (record: ProbeRecord, severity: Severity, args: LintArgs) => {
+    into.push({ rule, severity, tool: record.probe.tool, toolIndex: record.probe.toolIndex, path: null, args });
+  };
+  const report = (record: ProbeRecord, severity: Severity, args: LintArgs = {}) => {
     const { probe } = record;
     const identity: LintArgs = {};
     if (probe.label !== null) identity.label = probe.label;
     if (probe.variant !== null) identity.variant = probe.variant;
     if (probe.param !== null) identity.name = probe.param;
-    into.push({ rule, severity, tool: probe.tool, toolIndex: probe.toolIndex, path: null, args: { ...identity, ...args } });
+    push(record, severity, { ...identity, ...args });
   };
+  return Object.assign(report, { tool: (record: ProbeRecord, severity: Severity, args: LintArgs = {}) => push(record, severity, { ...args }) });
 }
 
 /** The response of a probe that was answered (as a result or an error) and could be read. */

@@ -23,3 +23,17 @@ describe.skipIf(captures.length === 0)("captured real servers", () => {
     for (const finding of result.findings) expect(message(finding)).not.toBe("");
   });
 });
+
+describe.skipIf(captures.length === 0)("captured server-filesystem releases", () => {
+  const deprecated = captures.filter((file) => {
+    if (!file.startsWith("server-filesystem/")) return false;
+    const doc = JSON.parse(readFileSync(join(root, file), "utf8")) as { tools?: { name?: string; description?: string }[] };
+    return (doc.tools ?? []).some((tool) => tool.name === "read_file" && tool.description?.includes("DEPRECATED") === true);
+  });
+
+  it.each(deprecated)("%s: S1 warns on the 13-word read_file (regression: read_text_file counted as three words)", (file) => {
+    const doc = JSON.parse(readFileSync(join(root, file), "utf8")) as { tools?: unknown[] };
+    const s1 = lintServer({ tools: doc.tools ?? [] }).findings.filter((finding) => finding.rule === "S1" && finding.tool === "read_file");
+    expect(s1.map((finding) => [finding.severity, finding.args.reason, finding.args.words])).toEqual([["warning", "short", 13]]);
+  });
+});

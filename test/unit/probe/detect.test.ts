@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { expectLinear } from "../../growth.js";
 import { makeRedactor } from "../../../src/text/redact.js";
+import { isBase64, isBinaryBase64 } from "../../../src/probe/detect/binary.js";
 import { hasStackTrace, hasGuidance, isEmptyError, isOpaqueError } from "../../../src/probe/detect/errors.js";
 import { findOpaqueIds, idStats, isRandomToken } from "../../../src/probe/detect/ids.js";
 import { hasPagingHint } from "../../../src/probe/detect/paging.js";
@@ -11,23 +12,68 @@ import { measureProtocolError, measureResult } from "../../../src/probe/response
 
 describe("measureResult", () => {
   const none = makeRedactor([]);
-  it("counts text as text and other blocks as compact JSON, and lists content types once each", () => {
+  it("counts the compact JSON of the result, and lists content types once each", () => {
     const image = { type: "image", data: "QUJD", mimeType: "image/png" };
-    const result = measureResult(
-      { content: [{ type: "text", text: "abcd" }, image, { type: "text", text: "ef" }, { type: "resource", resource: { uri: "x", text: "gh" } }] },
-      none,
-    );
+    const sent = { content: [{ type: "text", text: "abcd" }, image, { type: "text", text: "ef" }, { type: "resource", resource: { uri: "x", text: "gh" } }] };
+    const result = measureResult(sent, none);
     expect(result).toMatchObject({
       text: "abcd\nef\ngh",
-      chars: 8 + JSON.stringify(image).length,
+      chars: JSON.stringify(sent).length,
+      tokens: Math.ceil(JSON.stringify(sent).length / 4),
       contentTypes: ["text", "image", "resource"],
       isError: false,
     });
   });
 
+  it("counts a line break as JSON writes it, two characters (regression: the text length undercounted every escape)", () => {
+    const text = "line\n".repeat(1_000);
+    const result = measureResult({ content: [{ type: "text", text }] }, none);
+    expect(result.chars).toBe(JSON.stringify({ content: [{ type: "text", text }] }).length);
+    expect(result.chars).toBeGreaterThan(text.length + 1_000 - 1);
+  });
+
+  it("counts every member a client forwards with the content: isError and _meta too", () => {
+    const sent = { content: [{ type: "text", text: "nope" }], isError: true, _meta: { trace: "t-1" } };
+    expect(measureResult(sent, none)).toMatchObject({ chars: JSON.stringify(sent).length, isError: true });
+  });
+
+  it("counts a text mirrored in structuredContent once, by the larger of the two views a client forwards", () => {
+    const text = "x".repeat(1_000);
+    const mirrored = measureResult({ content: [{ type: "text", text }], structuredContent: { content: text } }, none);
+    expect(mirrored.chars).toBe(JSON.stringify({ content: [{ type: "text", text }] }).length);
+    // A short text next to a big structured result: a client that forwards structuredContent (Claude Code) shows the big one.
+    const structured = { items: Array.from({ length: 50 }, (_, index) => ({ id: index, name: `item ${index}` })) };
+    const summary = measureResult({ content: [{ type: "text", text: "50 items" }], structuredContent: structured }, none);
+    expect(summary.chars).toBe(JSON.stringify(structured).length);
+    expect(summary.textTokens).toBe(summary.tokens);
+  });
+
+  it("leaves images, audio, links and binary resources out of the text estimate, not out of the whole", () => {
+    const media = [
+      { type: "image", data: "A".repeat(4_000), mimeType: "image/png" },
+      { type: "audio", data: "A".repeat(4_000), mimeType: "audio/wav" },
+      { type: "resource_link", uri: "file:///a", name: "a" },
+      { type: "resource", resource: { uri: "file:///b", blob: "A".repeat(4_000) } },
+    ];
+    const text = { type: "text", text: "here they are" };
+    const result = measureResult({ content: [text, ...media] }, none);
+    expect(result.tokens).toBe(Math.ceil(JSON.stringify({ content: [text, ...media] }).length / 4));
+    expect(result.textTokens).toBe(Math.ceil(JSON.stringify({ content: [text] }).length / 4));
+  });
+
+  it("leaves base64 of binary data in structuredContent out of the text estimate", () => {
+    const png = `iVBORw0KGgo${"A".repeat(8_000)}`;
+    const structured = { title: "Logo", image: png, contents: [{ uri: "file:///a.bin", blob: "AAEC" }] };
+    const result = measureResult({ content: [{ type: "text", text: "Logo" }], structuredContent: structured }, none);
+    expect(result.tokens).toBe(Math.ceil(JSON.stringify(structured).length / 4));
+    expect(result.textTokens).toBe(Math.ceil(JSON.stringify({ ...structured, image: "", contents: [{ uri: "file:///a.bin", blob: "" }] }).length / 4));
+  });
+
   it("measures structuredContent when content is empty, and marks it", () => {
     const result = measureResult({ content: [], structuredContent: { a: 1 } }, none);
-    expect(result).toMatchObject({ text: '{"a":1}', chars: 7, tokens: 2, contentTypes: ["structured"], contentEmpty: true });
+    expect(result).toMatchObject({ text: '{"a":1}', chars: 14, tokens: 4, contentTypes: ["structured"], contentEmpty: true });
+    const bigger = measureResult({ content: [], structuredContent: { abcdefghijklmnop: 1 } }, none);
+    expect(bigger.chars).toBe(JSON.stringify({ abcdefghijklmnop: 1 }).length);
   });
 
   it("keeps only the size of an answer nested too deep to walk", () => {
@@ -39,9 +85,10 @@ describe("measureResult", () => {
     expect(result.chars).toBeGreaterThan(0);
   });
 
-  it("strips the SDK's prefix from a protocol error", () => {
+  it("strips the SDK's prefix from a protocol error and measures the error object", () => {
     expect(measureProtocolError(-32602, "MCP error -32602: Invalid arguments", none)).toMatchObject({
       text: "Invalid arguments",
+      chars: JSON.stringify({ code: -32602, message: "Invalid arguments" }).length,
       errorCode: -32602,
       isError: true,
     });
@@ -149,5 +196,44 @@ describe("format parity, regressions", () => {
   it("finds a long string whose first 200 characters end inside a word (server-filesystem's read_text_file was flagged)", () => {
     const content = Array.from({ length: 100 }, (_, index) => `${String(index).padStart(5, "0")} the of and`).join("\n");
     expect(parityMisses({ content }, content)).toEqual([]);
+  });
+});
+
+describe("base64 of binary data", () => {
+  const b64 = (bytes: number[]) => btoa(String.fromCharCode(...bytes));
+  const random = Array.from({ length: 300 }, (_, index) => (index * 151 + 17) % 256);
+
+  it.each([
+    ["a PNG, from its signature", b64([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])],
+    ["a PDF", b64([...Array.from("%PDF-1.7\n%", (char) => char.charCodeAt(0)), 0xe2, 0xe3])],
+    ["a long run of bytes that are not text", b64(random)],
+  ])("sees %s", (_name, value) => {
+    expect(isBinaryBase64(value)).toBe(true);
+  });
+
+  it.each([
+    ["a short word", "Dana"],
+    ["a short token with no signature", "Xk9aBzQ2mN7pLr4TyW8cVd0a"],
+    ["a hex hash, however long", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".repeat(5)],
+    ["base64 of text", btoa("name,count\n".repeat(40))],
+    ["text with spaces", "a ".repeat(200)],
+    ["base64url", `${"A".repeat(300)}-_`],
+  ])("does not take %s for binary", (_name, value) => {
+    expect(isBinaryBase64(value)).toBe(false);
+  });
+
+  it("checks the alphabet and the padding", () => {
+    expect(isBase64("QUJD")).toBe(true);
+    expect(isBase64("QUI=")).toBe(true);
+    expect(isBase64("QQ==")).toBe(true);
+    expect(isBase64("QQ")).toBe(true);
+    expect(isBase64("Q===")).toBe(false);
+    expect(isBase64("QUJDR")).toBe(false);
+    expect(isBase64("QU=D")).toBe(false);
+    expect(isBase64("")).toBe(false);
+  });
+
+  it("is linear on a 1 MB string", () => {
+    expectLinear("base64", (size) => isBinaryBase64(`iVBORw0KGgo${"A".repeat(size)}`), 100_000);
   });
 });

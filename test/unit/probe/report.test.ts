@@ -21,7 +21,7 @@ const answered = (probe: PlannedProbe, text: string, isError = false, latencyMs 
 
 const records: ProbeRecord[] = [
   answered(planned("read_text_file", { label: "small" }), "hello world!"),
-  answered(planned("read_text_file", { label: "big" }), "x".repeat(348_896), false, 7),
+  answered(planned("read_text_file", { label: "big" }), "x".repeat(348_856), false, 7),
   answered(planned("read_text_file", { label: "missing file", expectError: true }), "ENOENT: no such file or directory, open '/sandbox/nope.txt'", true, 2),
   {
     probe: planned("write_file", { label: "should be blocked", action: "blocked", blocked: { code: "not_read_only" }, args: null }),
@@ -36,12 +36,12 @@ describe("the probe table", () => {
   it("shows each probe's status, estimated tokens and latency, and why a blocked one was held back", () => {
     expect(probeTableLines(records)).toEqual([
       "Probes",
-      "  read_text_file (small)          ok                          ~3 tok  4 ms",
+      "  read_text_file (small)          ok                         ~13 tok  4 ms",
       "  read_text_file (big)            ok                     ~87,224 tok  7 ms",
-      "  read_text_file (missing file)   tool_error (expected)      ~15 tok  2 ms",
+      "  read_text_file (missing file)   tool_error (expected)      ~29 tok  2 ms",
       "  write_file (should be blocked)  blocked",
       '      tool is not marked read-only (readOnlyHint: true), so it may change data; add "allow_destructive": true to run it (sandbox only)',
-      "  3 called, 1 blocked, 0 skipped; tokens are estimated (4 characters per token)",
+      "  3 called, 1 blocked, 0 skipped; tokens are estimated (compact JSON, 4 characters per token)",
     ]);
   });
 
@@ -61,7 +61,7 @@ describe("the JSON probes entries", () => {
   it("previews 400 characters, neutralized line by line, unless whole responses are asked for", () => {
     const long = answered(planned("t"), `line one\u001b[31m\n${"y".repeat(1000)}`);
     const preview = probeEntry(long, false);
-    expect(preview).toMatchObject({ tool: "t", status: "ok", tokens_estimated: 254, content_types: ["text"], truncated: true, is_error: false, latency_ms: 4 });
+    expect(preview).toMatchObject({ tool: "t", status: "ok", tokens_estimated: 265, content_types: ["text"], truncated: true, is_error: false, latency_ms: 4 });
     expect(preview.preview).toBe(`line one\\u{1B}[31m\n${"y".repeat(400 - 14)}`);
     expect(preview).not.toHaveProperty("response");
     const whole = probeEntry(long, true);

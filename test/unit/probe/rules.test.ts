@@ -1,36 +1,50 @@
 // Table-driven cases per probe rule: test/fixtures/probe/cases/<rule>.json holds firing cases and near
-// misses, each a probe record (what was sent, how it ended, what came back) and the findings expected
-// of that rule as [severity, reason] (format-parity: [severity, field]).
+// misses, each a probe record (what was sent, how it ended, what came back, measured as the runner
+// measures a live answer) and the findings expected of that rule as [severity, reason] (format-parity:
+// [severity, field]).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fix, message } from "../../../src/lint/messages.js";
+import { findingWaste } from "../../../src/lint/score.js";
 import { RULE_IDS } from "../../../src/lint/types.js";
 import { RULE_LIST } from "../../../src/lint/rules/index.js";
 import type { JsonObject } from "../../../src/lock/snapshot.js";
 import { judgeProbes } from "../../../src/probe/judge.js";
-import { estimateTokens } from "../../../src/probe/response.js";
+import { measureProtocolError, measureResult } from "../../../src/probe/response.js";
+import { makeRedactor } from "../../../src/text/redact.js";
 import { PROBE_RULES } from "../../../src/probe/rules/index.js";
-import type { PlannedProbe, ProbeRecord, ProbeStatus } from "../../../src/probe/types.js";
+import type { PlannedProbe, ProbeRecord, ProbeResponse, ProbeStatus } from "../../../src/probe/types.js";
 import { planned } from "./helpers.js";
 
-interface Case {
-  name: string;
-  tool?: JsonObject | "summary";
+/** One probe of a case: what was sent (a `tool` here overrides the case's tool), how it ended, what came back. */
+interface CaseProbe {
   probe?: Partial<PlannedProbe>;
   status: ProbeStatus;
-  response: {
-    text?: string;
-    repeat?: { line: string; times: number; append?: string; prepend?: string; middle?: string };
-    repeatUuids?: { times: number; format: string; json?: boolean };
-    isError?: boolean;
-    structured?: unknown;
-    contentEmpty?: boolean;
-    errorCode?: number;
-    /** Characters of an image block next to the text (counted in tokens, not in text tokens). */
-    imageChars?: number;
-  };
+  response: CaseResponse;
+}
+
+interface Case extends Partial<CaseProbe> {
+  name: string;
+  tool?: JsonObject | "summary";
+  /** Several probes judged together (P4 compares the answers of a tool); without it the case is one probe. */
+  probes?: CaseProbe[];
   expect: [string, string][];
 }
+
+interface CaseResponse {
+  text?: string;
+  repeat?: { line: string; times: number; append?: string; prepend?: string; middle?: string };
+  repeatUuids?: { times: number; format: string; json?: boolean };
+  isError?: boolean;
+  structured?: unknown;
+  contentEmpty?: boolean;
+  errorCode?: number;
+  /** Characters of base64 in an image block next to the text (counted in tokens, not in text tokens). */
+  imageChars?: number;
+}
+
+const NO_SECRETS = makeRedactor([]);
 
 const DEFAULT_TOOL: JsonObject = { name: "tool", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } };
 const SUMMARY_TOOL: JsonObject = {
@@ -46,7 +60,7 @@ function uuid(n: number): string {
   return `${hex}-${hex.slice(0, 4)}-4${hex.slice(1, 4)}-8${hex.slice(2, 5)}-${hex}${hex.slice(0, 4)}`;
 }
 
-function textOf(response: Case["response"]): string {
+function textOf(response: CaseResponse): string {
   if (response.repeat !== undefined) {
     const { line, times, append, prepend, middle } = response.repeat;
     const lines = Array.from({ length: times }, () => line);
@@ -62,31 +76,31 @@ function textOf(response: Case["response"]): string {
   return response.text ?? "";
 }
 
-function recordOf(item: Case, tool: JsonObject): ProbeRecord {
-  const text = textOf(item.response);
-  const probe: PlannedProbe = planned(tool.name as string, item.probe);
-  const types = item.response.contentEmpty === true ? [] : ["text"];
-  const media = item.response.imageChars ?? 0;
-  if (media > 0) types.push("image");
-  if (item.response.structured !== undefined) types.push("structured");
-  return {
-    probe,
-    status: item.status,
-    latencyMs: 1,
-    note: null,
-    response: {
-      text,
-      chars: text.length + media,
-      tokens: estimateTokens(text.length + media),
-      textTokens: estimateTokens(text.length),
-      contentTypes: types,
-      isError: item.response.isError === true,
-      structured: item.response.structured,
-      errorCode: item.response.errorCode ?? null,
-      tooDeep: false,
-      contentEmpty: item.response.contentEmpty === true,
-    },
+/** The answer as a server sends it, measured the way the runner measures a live one. */
+function responseOf(item: CaseProbe): ProbeResponse {
+  const { response } = item;
+  const text = textOf(response);
+  if (item.status === "protocol_error") return measureProtocolError(response.errorCode ?? -32603, text, NO_SECRETS);
+  const content: JsonObject[] = response.contentEmpty === true ? [] : [{ type: "text", text }];
+  const media = response.imageChars ?? 0;
+  if (media > 0) content.push({ type: "image", mimeType: "image/png", data: "A".repeat(media) });
+  const result: JsonObject = {
+    content,
+    ...(response.structured === undefined ? {} : { structuredContent: response.structured }),
+    ...(response.isError === true ? { isError: true } : {}),
   };
+  return measureResult(result, NO_SECRETS);
+}
+
+function recordOf(item: CaseProbe, tool: JsonObject): ProbeRecord {
+  return { probe: planned(tool.name as string, item.probe), status: item.status, latencyMs: 1, note: null, response: responseOf(item) };
+}
+
+/** The records of a case, in order. */
+function recordsOf(item: Case, tool: JsonObject): ProbeRecord[] {
+  if (item.probes !== undefined) return item.probes.map((probe) => recordOf(probe, tool));
+  if (item.status === undefined || item.response === undefined) throw new Error(`case "${item.name}" has neither probes nor a status and response`);
+  return [recordOf({ probe: item.probe ?? {}, status: item.status, response: item.response }, tool)];
 }
 
 const dir = join(import.meta.dirname, "../../fixtures/probe/cases");
@@ -103,7 +117,7 @@ for (const file of files) {
     for (const item of cases) {
       it(item.name, () => {
         const tool = item.tool === "summary" ? SUMMARY_TOOL : (item.tool ?? DEFAULT_TOOL);
-        const { findings } = judgeProbes([recordOf(item, tool)], [tool], new Set());
+        const { findings } = judgeProbes(recordsOf(item, tool), [tool], new Set());
         const got = findings
           .filter((finding) => finding.rule === rule)
           .map((finding) => [finding.severity, rule === "format-parity" ? finding.args.field : finding.args.reason]);
@@ -123,9 +137,37 @@ describe("the probe rule registry", () => {
     expect(ids.sort()).toEqual([...RULE_IDS].sort());
   });
 
+  it("says how many error probes met an environment failure, quotes it, and charges nothing for it", () => {
+    const failing = (variant: string, text: string): CaseProbe => ({
+      probe: { origin: "error_probe", variant: variant as PlannedProbe["variant"], param: "url", expectError: true },
+      status: "tool_error",
+      response: { text, isError: true },
+    });
+    const chrome = "Chromium distribution 'chrome' is not found";
+    const item: Case = {
+      name: "mixed",
+      probes: [failing("missing_required", chrome), failing("wrong_type", "Expected string, received number"), failing("unknown_value", chrome)],
+      expect: [],
+    };
+    const { findings } = judgeProbes(recordsOf(item, DEFAULT_TOOL), [DEFAULT_TOOL], new Set());
+    expect(findings).toEqual([]);
+    // The same text on every call, one the schema accepts among them: nothing was tested.
+    const all: Case = { ...item, probes: [failing("missing_required", chrome), failing("wrong_type", chrome), failing("unknown_value", chrome)] };
+    const [untested, ...rest] = judgeProbes(recordsOf(all, DEFAULT_TOOL), [DEFAULT_TOOL], new Set()).findings;
+    expect(rest).toEqual([]);
+    expect(untested).toMatchObject({ rule: "P4", severity: "warning", tool: "tool", args: { reason: "untested", count: 3, total: 3, text: chrome } });
+    expect(untested?.args).not.toHaveProperty("variant");
+    if (untested === undefined) return;
+    expect(message(untested)).toBe(
+      `Untested: all 3 error probes got the same error whatever was sent: "${chrome}", so they show nothing of how the tool answers bad input (a missing browser, key or service fails every call alike).`,
+    );
+    expect(fix(untested)).toMatch(/^Fix what makes every call fail/);
+    expect(findingWaste(untested)).toBe(0);
+  });
+
   it("skips a disabled rule", () => {
     const item: Case = { name: "big", status: "ok", response: { repeat: { line: "The quick brown fox jumps over the lazy dog.", times: 2728 } }, expect: [] };
-    const { findings } = judgeProbes([recordOf(item, DEFAULT_TOOL)], [DEFAULT_TOOL], new Set(["P1", "P5"]));
+    const { findings } = judgeProbes(recordsOf(item, DEFAULT_TOOL), [DEFAULT_TOOL], new Set(["P1", "P5"]));
     expect(findings.map((finding) => finding.rule)).toEqual(["P3"]);
   });
 });

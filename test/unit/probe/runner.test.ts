@@ -146,7 +146,7 @@ describe("runProbes", () => {
     const records = await runProbes([planned("echo"), planned("fail")], link, { ...opts, redactor: makeRedactor([secret]) });
     expect(JSON.stringify(records)).not.toContain(secret);
     expect(records[0]?.response?.text).toBe("token=[redacted]");
-    // Sizes are measured on what the server sent.
-    expect(records[0]?.response?.chars).toBe(`token=${secret}`.length);
+    // Sizes are measured on what the server sent: the larger view a client forwards, as compact JSON.
+    expect(records[0]?.response?.chars).toBe(JSON.stringify({ content: [{ type: "text", text: `token=${secret}` }] }).length);
   });
 });
