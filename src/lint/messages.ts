@@ -127,6 +127,13 @@ export function message(finding: LintFinding): string {
       }
       const shared = (args.shared ?? []).map((name) => quoted(name, 40)).join(", ");
       const more = (args.count ?? 1) > 1 ? ` It overlaps ${args.count} tools in all.` : "";
+      if (args.reason === "deprecated") {
+        const other = quoted(args.other, 80);
+        return `Its description says to use ${other} instead; ${other} is served too and shares parameters ${shared}.${more}`;
+      }
+      if (args.reason === "replacement") {
+        return `Overlaps ${quoted(args.other, 80)}, whose description says to use this tool instead; both are served and share parameters ${shared}.${more}`;
+      }
       return `Overlaps ${quoted(args.other, 80)}: similar name and description (TF-IDF ${(args.similarity ?? 0).toFixed(2)}) and shared parameters ${shared}.${more}`;
     }
     case "S5":
@@ -200,6 +207,11 @@ export function fix(finding: LintFinding): string {
       return args.reason === "short" ? "Add when to use the tool, what it returns and its limits." : RULES.S1.fix;
     case "S3":
       return args.reason === "untyped" ? "Give the parameter a type or an enum." : "Say what the value means and give an example format.";
+    case "S4":
+      if (args.reason === "deprecated")
+        return "Stop listing this tool (keep answering calls to it if old clients need that), so the model sees one tool for the job.";
+      if (args.reason === "replacement") return `Stop listing ${quoted(args.other, 80)}, which defers to this tool, so the model sees one tool for the job.`;
+      return RULES.S4.fix;
     case "S5":
       if (args.reason === "mixed_styles") return "Use one naming style (snake_case is the convention) for every tool.";
       if (args.reason === "no_prefix") {
