@@ -146,6 +146,9 @@ export function message(finding: LintFinding): string {
     case "S6":
       return `All ${plural(args.total ?? 0, "tool definition")} take ~${thousands(args.tokens ?? 0)} tokens (estimated), over ~${thousands(args.limit ?? 0)}.`;
     case "S7":
+      if (args.reason === "described") return `The description says ${quoted(args.text, 80)}, and no parameter limits, pages or filters the result.`;
+      if (args.reason === "tree") return "Returns a whole tree, and no parameter limits its depth, pages or filters it.";
+      if (args.reason === "collection") return `Reads the whole ${quoted(args.text, 40)} and takes no parameters: no limit, paging or filter.`;
       return args.count === 0 ? "List tool with no parameters: no limit, paging or filter." : "List tool with no limit, paging or filter parameter.";
     case "S8":
       return hiddenMessage(finding);
