@@ -51,7 +51,10 @@ describe.skipIf(captures.length === 0)("hand-checked S4 and S7 findings on captu
     const doc = JSON.parse(readFileSync(join(root, file), "utf8")) as { tools?: unknown[]; instructions?: string };
     const result = lintServer({ tools: doc.tools ?? [], instructions: doc.instructions ?? null });
     for (const [rule, tools] of Object.entries(HAND_CHECKED[file] ?? {})) {
-      expect(result.findings.filter((finding) => finding.rule === rule).map((finding) => finding.tool), rule).toEqual(tools);
+      expect(
+        result.findings.filter((finding) => finding.rule === rule).map((finding) => finding.tool),
+        rule,
+      ).toEqual(tools);
     }
   });
 });
