@@ -165,6 +165,14 @@ export function message(finding: LintFinding): string {
       return `annotations.${args.key ?? "hint"} is ${capDisplay(neutralize(args.value ?? ""), 60)}, not a boolean.`;
     case "annotation-coherence":
       return "Claims to be read-only (readOnlyHint) and destructive (destructiveHint) at once.";
+    case "annotation-missing": {
+      const effect = "clients cannot tell whether it only reads, so they must assume it may change or delete data.";
+      if (args.reason === "none") {
+        if ((args.total ?? 0) === 1) return `The server's only tool has no annotations: ${effect}`;
+        return `None of the ${args.total ?? 0} tools has annotations: clients cannot tell which only read, so they must assume any may change or delete data.`;
+      }
+      return args.reason === "empty" ? `annotations has no readOnlyHint or other hint: ${effect}` : `No annotations: ${effect}`;
+    }
     case "meta-ui-type":
       return `_meta.ui is ${neutralize(args.value ?? "")}, not an object.`;
     case "meta-ui-resource-uri-required":
@@ -228,6 +236,10 @@ export function fix(finding: LintFinding): string {
       if (args.kind === "hide_from_user" || args.kind === "override_tools")
         return "Remove the instruction: a tool must not steer the model against the user or other servers.";
       return RULES.S8.fix;
+    case "annotation-missing":
+      return args.reason === "none"
+        ? "Add annotations with readOnlyHint (and destructiveHint, idempotentHint, openWorldHint) to every tool, so clients can tell tools that only read from tools that change things."
+        : RULES["annotation-missing"].fix;
     case "P3":
       return args.reason === "has_params" ? "Say in the answer what is left and which parameter gets the next page." : RULES.P3.fix;
     case "P4":

@@ -56,7 +56,7 @@ describe("lint: true on real fixture servers", () => {
     expect(annotations(result.runner)).toEqual([]);
     expect(result.summary).toContain("## mcp-lint lock --check\n\nExit code: **0** (passed)");
     expect(result.summary).toContain("## mcp-lint run\n\nExit code: **0** (passed)");
-    expect(result.summary).toContain("Score: 100/100 (A) (fail-under 90), 1 tool checked, definitions ~89 tokens (estimated; static checks only)");
+    expect(result.summary).toContain("Score: 100/100 (A) (fail-under 90), 1 tool checked, definitions ~98 tokens (estimated; static checks only)");
     expect(result.summary).toContain("No findings.");
     expect(result.summary).toContain("Step exit code: 0, the worst of the lock check (0) and the lint run (0).");
     // Each section renders as its own heading: the output block before it is closed.
@@ -93,7 +93,8 @@ describe("lint: true on real fixture servers", () => {
     const html = markdown.render(result.summary);
     expect(html).toContain("<td>warning</td>\n<td>S2</td>\n<td>weather_lookup</td>");
     expect(html).toContain("<td>weather_lookup</td>\n<td>73</td>\n<td>C</td>");
-    expect(result.summary).toContain("1 error, 3 warnings, 0 info.");
+    // The info is annotation-missing under (server): no tool of the server is annotated.
+    expect(result.summary).toContain("1 error, 3 warnings, 1 info.");
   });
 
   it("passes the same server with a lower bar, still annotating what it found", () => {

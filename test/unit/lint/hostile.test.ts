@@ -94,6 +94,7 @@ describe("large and odd schemas", () => {
       ["S1", "warning", "/description"],
       ["S3", "info", "/inputSchema/properties/__proto__"],
       ["S3", "warning", "/inputSchema/properties/constructor"],
+      ["annotation-missing", "info", null],
     ]);
     expect(Object.prototype).not.toHaveProperty("description");
   });
