@@ -179,6 +179,13 @@ export function message(finding: LintFinding): string {
       }
       const shared = (args.shared ?? []).map((name) => quoted(name, 40)).join(", ");
       const more = (args.count ?? 1) > 1 ? ` It overlaps ${args.count} tools in all.` : "";
+      if (args.reason === "deprecated") {
+        const other = quoted(args.other, 80);
+        return `Its description says to use ${other} instead; ${other} is served too and shares parameters ${shared}.${more}`;
+      }
+      if (args.reason === "replacement") {
+        return `Overlaps ${quoted(args.other, 80)}, whose description says to use this tool instead; both are served and share parameters ${shared}.${more}`;
+      }
       return `Overlaps ${quoted(args.other, 80)}: similar name and description (TF-IDF ${(args.similarity ?? 0).toFixed(2)}) and shared parameters ${shared}.${more}`;
     }
     case "S5":
@@ -191,6 +198,9 @@ export function message(finding: LintFinding): string {
     case "S6":
       return `All ${plural(args.total ?? 0, "tool definition")} take ~${thousands(args.tokens ?? 0)} tokens (estimated), over ~${thousands(args.limit ?? 0)}.`;
     case "S7":
+      if (args.reason === "described") return `The description says ${quoted(args.text, 80)}, and no parameter limits, pages or filters the result.`;
+      if (args.reason === "tree") return "Returns a whole tree, and no parameter limits its depth, pages or filters it.";
+      if (args.reason === "collection") return `Reads the whole ${quoted(args.text, 40)} and takes no parameters: no limit, paging or filter.`;
       return args.count === 0 ? "List tool with no parameters: no limit, paging or filter." : "List tool with no limit, paging or filter parameter.";
     case "S8":
       return hiddenMessage(finding);
@@ -207,6 +217,14 @@ export function message(finding: LintFinding): string {
       return `annotations.${args.key ?? "hint"} is ${capDisplay(neutralize(args.value ?? ""), 60)}, not a boolean.`;
     case "annotation-coherence":
       return "Claims to be read-only (readOnlyHint) and destructive (destructiveHint) at once.";
+    case "annotation-missing": {
+      const effect = "clients cannot tell whether it only reads, so they must assume it may change or delete data.";
+      if (args.reason === "none") {
+        if ((args.total ?? 0) === 1) return `The server's only tool has no annotations: ${effect}`;
+        return `None of the ${args.total ?? 0} tools has annotations: clients cannot tell which only read, so they must assume any may change or delete data.`;
+      }
+      return args.reason === "empty" ? `annotations has no readOnlyHint or other hint: ${effect}` : `No annotations: ${effect}`;
+    }
     case "meta-ui-type":
       return `_meta.ui is ${neutralize(args.value ?? "")}, not an object.`;
     case "meta-ui-resource-uri-required":
@@ -252,6 +270,11 @@ export function fix(finding: LintFinding): string {
       return args.reason === "short" ? "Add when to use the tool, what it returns and its limits." : RULES.S1.fix;
     case "S3":
       return args.reason === "untyped" ? "Give the parameter a type or an enum." : "Say what the value means and give an example format.";
+    case "S4":
+      if (args.reason === "deprecated")
+        return "Stop listing this tool (keep answering calls to it if old clients need that), so the model sees one tool for the job.";
+      if (args.reason === "replacement") return `Stop listing ${quoted(args.other, 80)}, which defers to this tool, so the model sees one tool for the job.`;
+      return RULES.S4.fix;
     case "S5":
       if (args.reason === "mixed_styles") return "Use one naming style (snake_case is the convention) for every tool.";
       if (args.reason === "no_prefix") {
@@ -269,6 +292,10 @@ export function fix(finding: LintFinding): string {
         return "Remove the instruction: a tool must not steer the model against the user or other servers.";
       if (args.kind === "quiet_comment") return "Remove the comment, or write it visibly if the model needs it.";
       return RULES.S8.fix;
+    case "annotation-missing":
+      return args.reason === "none"
+        ? "Add annotations with readOnlyHint (and destructiveHint, idempotentHint, openWorldHint) to every tool, so clients can tell tools that only read from tools that change things."
+        : RULES["annotation-missing"].fix;
     case "P3":
       return args.reason === "has_params" ? "Say in the answer what is left and which parameter gets the next page." : RULES.P3.fix;
     case "P4":

@@ -102,6 +102,14 @@ export const RULES = {
     docs: docs("annotation-coherence"),
     fix: "Drop destructiveHint on a read-only tool, or set readOnlyHint to false if the tool changes data.",
   },
+  "annotation-missing": {
+    severities: ["info"],
+    title: "No annotations",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("annotation-missing"),
+    fix: "Add annotations with readOnlyHint (and destructiveHint, idempotentHint, openWorldHint), so clients can tell tools that only read from tools that change things.",
+  },
   "meta-ui-type": {
     severities: ["error"],
     title: "_meta.ui is not an object",

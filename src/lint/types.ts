@@ -16,6 +16,7 @@ export const RULE_IDS = [
   "name-unique",
   "annotation-type",
   "annotation-coherence",
+  "annotation-missing",
   "meta-ui-type",
   "meta-ui-resource-uri-required",
   "meta-ui-resource-uri-scheme",

@@ -56,7 +56,7 @@ describe("lint: true on real fixture servers", () => {
     expect(annotations(result.runner)).toEqual([]);
     expect(result.summary).toContain("## mcp-lint lock --check\n\nExit code: **0** (passed)");
     expect(result.summary).toContain("## mcp-lint run\n\nExit code: **0** (passed)");
-    expect(result.summary).toContain("Score: 100/100 (A) (fail-under 90), 1 tool checked, definitions ~89 tokens (estimated; static checks only)");
+    expect(result.summary).toContain("Score: 100/100 (A) (fail-under 90), 1 tool checked, definitions ~98 tokens (estimated; static checks only)");
     expect(result.summary).toContain("No findings.");
     expect(result.summary).toContain("Step exit code: 0, the worst of the lock check (0) and the lint run (0).");
     // Each section renders as its own heading: the output block before it is closed.
@@ -74,8 +74,8 @@ describe("lint: true on real fixture servers", () => {
     expect(result.status, result.stdout).toBe(1);
     expect(outputs(result)).toEqual({ "lint-exit-code": "1", "exit-code": "1" });
     expect(result.summary).toContain("## mcp-lint lock --check\n\nExit code: **0** (passed)");
-    expect(result.summary).toContain("## mcp-lint run\n\nExit code: **1** (failed: score 82 is under fail-under 90)");
-    expect(result.summary).toContain("Score: 82/100 (B) (fail-under 90), 3 tools checked");
+    expect(result.summary).toContain("## mcp-lint run\n\nExit code: **1** (failed: score 72 is under fail-under 90)");
+    expect(result.summary).toContain("Score: 72/100 (C) (fail-under 90), 3 tools checked");
     expect(result.summary).toContain("Step exit code: 1, the worst of the lock check (0) and the lint run (1).");
     // The lint annotations come after the lint run's resume line and point at no file (a live server has none).
     expect(afterRun(result, 0)).toEqual([]);
@@ -83,6 +83,8 @@ describe("lint: true on real fixture servers", () => {
       ["error", { title: "mcp-lint run S1 (weather_lookup)" }],
       ["warning", { title: "mcp-lint run S2 (weather_lookup)" }],
       ["warning", { title: "mcp-lint run S1 (weather_list_stations)" }],
+      // A list of stations with no input and no bound: S7 since lists that take no input are read for the user's data.
+      ["warning", { title: "mcp-lint run S7 (weather_list_stations)" }],
     ]);
     expect(afterRun(result, 1)[1]?.data).toBe(
       'Parameter "id" has a vague name and no description. (at /inputSchema/properties/id) Fix: Use a specific name (user_id, not id) or describe the value the parameter expects.',
@@ -91,21 +93,22 @@ describe("lint: true on real fixture servers", () => {
     const html = markdown.render(result.summary);
     expect(html).toContain("<td>warning</td>\n<td>S2</td>\n<td>weather_lookup</td>");
     expect(html).toContain("<td>weather_lookup</td>\n<td>73</td>\n<td>C</td>");
-    expect(result.summary).toContain("1 error, 2 warnings, 0 info.");
+    // The info is annotation-missing under (server): no tool of the server is annotated.
+    expect(result.summary).toContain("1 error, 3 warnings, 1 info.");
   });
 
   it("passes the same server with a lower bar, still annotating what it found", () => {
-    const result = runAction({ command: poor.command, lint: "true", "lint-fail-on": "never", "fail-under": "80" }, {}, poor.workspace);
+    const result = runAction({ command: poor.command, lint: "true", "lint-fail-on": "never", "fail-under": "70" }, {}, poor.workspace);
     expect(result.status, result.stdout).toBe(0);
     expect(outputs(result)).toEqual({ "lint-exit-code": "0", "exit-code": "0" });
-    expect(annotations(result.runner).map((entry) => entry.command)).toEqual(["error", "warning", "warning"]);
+    expect(annotations(result.runner).map((entry) => entry.command)).toEqual(["error", "warning", "warning", "warning"]);
   });
 
   it("fails on an error finding under the default lint-fail-on (error), with no fail-under", () => {
     const result = runAction({ command: poor.command, lint: "true" }, {}, poor.workspace);
     expect(result.status).toBe(1);
     expect(result.summary).toContain("Exit code: **1** (failed: findings at or above `error`)");
-    expect(result.summary).toContain("Score: 82/100 (B), 3 tools");
+    expect(result.summary).toContain("Score: 72/100 (C), 3 tools");
   });
 
   it("exits with the worse run: a rug pull fails the step while the lint passes", () => {
@@ -184,7 +187,7 @@ describe("lint: true on a remote server", () => {
     expect(result.status, result.stdout).toBe(1);
     expect(outputs(result)).toEqual({ "lint-exit-code": "1", "exit-code": "1" });
     expect(result.summary).toContain("## mcp-lint lock --check\n\nExit code: **0** (passed)");
-    expect(result.summary).toContain("Exit code: **1** (failed: score 82 is under fail-under 90)");
+    expect(result.summary).toContain("Exit code: **1** (failed: score 72 is under fail-under 90)");
     expect(result.stdout + result.summary).not.toContain(SECRET);
   });
 });

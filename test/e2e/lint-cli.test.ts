@@ -20,6 +20,7 @@ const CLEAN = {
       name: "docs_search",
       description: "Search the documentation index by keyword and return the twenty best matching pages with titles and links.",
       inputSchema: { type: "object", properties: { query: { type: "string", description: "Words to search for." } } },
+      annotations: { readOnlyHint: true },
     },
   ],
 };
@@ -36,7 +37,8 @@ describe("mcp-lint check", () => {
     expect(result.stdout).toContain("(server)\n  i S5 Tool names have no shared service prefix.\n      -> ");
     expect(result.stdout).toContain("get\n  ! S1 Description is only 3 words (aim for 15+).\n      -> Add when to use the tool");
     expect(result.stdout).toContain("search_docs\n  x schema-format-portability [site]");
-    expect(result.stdout).toContain("1 error, 2 warnings, 1 info; 0/2 tools clean");
+    expect(result.stdout).toContain("  i annotation-missing No annotations: clients cannot tell whether it only reads");
+    expect(result.stdout).toContain("1 error, 2 warnings, 2 info; 0/2 tools clean");
     expect(result.stdout).toContain("Score: 92/100 (A)  ~1,200 tokens wasted per session (estimated; static checks only)");
   });
 
@@ -73,12 +75,12 @@ describe("mcp-lint check", () => {
     const result = await runCli(["check", demo, "--min-severity", "error", "--json", "r.json"], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain("S1 Description");
-    expect(result.stdout).toContain("1 error, 2 warnings, 1 info; 0/2 tools clean (3 findings below error not shown)");
-    expect(readJson(dir, "r.json").findings).toHaveLength(3);
+    expect(result.stdout).toContain("1 error, 2 warnings, 2 info; 0/2 tools clean (4 findings below error not shown)");
+    expect(readJson(dir, "r.json").findings).toHaveLength(4);
     const warn = await runCli(["check", demo, "--min-severity", "warning", "--fail-on", "never"], { cwd: dir });
     expect(warn.code).toBe(0);
     expect(warn.stdout).not.toContain("(server)");
-    expect(warn.stdout).toContain("(1 finding below warning not shown)");
+    expect(warn.stdout).toContain("(2 findings below warning not shown)");
   });
 
   it("--disable drops a rule from every channel; an unknown rule ID is a usage error", async () => {
@@ -86,7 +88,7 @@ describe("mcp-lint check", () => {
     const result = await runCli(["check", demo, "--disable", "schema-format-portability", "--json", "r.json"], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("schema-format-portability");
-    expect(readJson(dir, "r.json").findings.map((finding: { rule: string }) => finding.rule)).toEqual(["S1", "S2"]);
+    expect(readJson(dir, "r.json").findings.map((finding: { rule: string }) => finding.rule)).toEqual(["S1", "S2", "annotation-missing"]);
     const unknown = await runCli(["check", demo, "--disable", "S1,S9"], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(expectOneLineError(unknown.stderr)).toContain('--disable: unknown rule "S9"');
@@ -114,7 +116,7 @@ describe("mcp-lint check", () => {
     const dir = tempDir();
     const result = await runCli(["check", demo, "--format-allowlist", "uri,uri-reference", "--json", "-"], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).findings.map((finding: { rule: string }) => finding.rule)).toEqual(["S1", "S2"]);
+    expect(JSON.parse(result.stdout).findings.map((finding: { rule: string }) => finding.rule)).toEqual(["S1", "S2", "annotation-missing"]);
   });
 
   it("--json writes the documented report; --json - puts it on stdout and the report on stderr", async () => {
@@ -158,6 +160,7 @@ describe("mcp-lint check", () => {
     expect(run.results.map((item: { ruleId: string; level: string }) => `${item.ruleId}:${item.level}`)).toEqual([
       "S1:warning",
       "S2:warning",
+      "annotation-missing:note",
       "schema-format-portability:error",
       "S5:note",
     ]);

@@ -24,11 +24,11 @@ describe("mcp-lint run over stdio", () => {
     const result = await runCli(["run", "--json", "r.json", "--sarif", "r.sarif", "--", process.execPath, fromFileServer, demo], { cwd: dir });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toMatch(/^mcp-lint \S+ {2}server: demo-server 1\.0\.0 \(over stdio\)\n/);
-    expect(result.stdout).toContain("1 error, 2 warnings, 1 info; 0/2 tools clean");
+    expect(result.stdout).toContain("1 error, 2 warnings, 2 info; 0/2 tools clean");
     const report = readJson(dir, "r.json");
     expect(report.server).toMatchObject({ name: "demo-server", transport: "stdio", instructions_known: true, tools: 2 });
     expect(report.server.command_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(report.findings.map((finding: { rule: string }) => finding.rule)).toEqual(["S1", "S2", "schema-format-portability"]);
+    expect(report.findings.map((finding: { rule: string }) => finding.rule)).toEqual(["S1", "S2", "annotation-missing", "schema-format-portability"]);
     const log = readJson(dir, "r.sarif");
     expect(sarifErrors(log)).toBeNull();
     // A live server has no file to point at: the tool is the place.
@@ -43,6 +43,7 @@ describe("mcp-lint run over stdio", () => {
           name: "docs_search",
           description: "Search the documentation index by keyword and return the twenty best matching pages with titles and links.",
           inputSchema: { type: "object", properties: { query: { type: "string", description: "Words to search for." } } },
+          annotations: { readOnlyHint: true },
         },
       ],
     });

@@ -82,12 +82,12 @@ describe("the library API (src/index.ts)", () => {
   it("lints a list and reports it through the public functions", () => {
     const tools = [{ name: "get", description: "Get a thing.", inputSchema: { type: "object", properties: { id: { type: "string" } } } }];
     const result = api.lintServer({ tools }, api.DEFAULT_LINT_OPTIONS);
-    expect(result.findings.map((finding) => finding.rule)).toEqual(["S1", "S2"]);
+    expect(result.findings.map((finding) => finding.rule)).toEqual(["S1", "S2", "annotation-missing"]);
     expect(api.lintMessage(result.findings[0] as api.LintFinding)).toBe("Description is only 3 words (aim for 15+).");
     const snapshot = api.snapshotFromFile({ tools }, "t.json");
     const report = api.buildLintReport({ toolVersion: "0.1.0", command: "check", source: "t.json", snapshot, result, install: [] });
     expect(api.lintExitCode(report, "warning", null)).toBe(1);
-    expect(api.renderLintTerminal(report)).toContain("0 errors, 2 warnings, 0 info; 0/1 tools clean");
+    expect(api.renderLintTerminal(report)).toContain("0 errors, 2 warnings, 1 info; 0/1 tools clean");
     expect(api.lintSarif(report, "t.json").version).toBe("2.1.0");
   });
 });

@@ -1,6 +1,7 @@
 /** Every lint rule, registered once, in the order findings are reported within a tool. */
 
 import { annotationCoherence } from "./annotation-coherence.js";
+import { annotationMissing } from "./annotation-missing.js";
 import { annotationType } from "./annotation-type.js";
 import { clientSdk1Rejects } from "./client-sdk1-rejects.js";
 import { clientUnknownDialect } from "./client-unknown-dialect.js";
@@ -39,6 +40,7 @@ export const RULE_LIST: readonly Rule[] = [
   nameUnique,
   annotationType,
   annotationCoherence,
+  annotationMissing,
   metaUiType,
   metaUiResourceUriRequired,
   metaUiResourceUriScheme,

@@ -1,7 +1,8 @@
-/** S4: two tools that overlap: similar name and description (TF-IDF cosine >= 0.5) and at least half their parameters shared. */
+/** S4: two tools that overlap: similar name and description (TF-IDF cosine >= 0.5), or one retired for the other, and at least half their parameters shared. */
 
 import type { ToolView } from "../context.js";
 import { own } from "../json.js";
+import { replacementNamed } from "../replacement.js";
 import { similarPairs } from "../similarity.js";
 import { isVerb, nameSegments, segmentTerms, stem, verbGroup } from "../text.js";
 import type { Rule } from "./rule.js";
@@ -26,14 +27,28 @@ const VIEW_WORDS = new Set("info detail details data profile summary content con
 
 const VERSION = /^v?[0-9]+$/;
 
+/** What a name acts on, and whether that word stands before the verb. */
+interface Head {
+  noun: string;
+  /**
+   * The noun comes from the words before the verb (`notes_search`, `kubectl_get`): nothing after the
+   * verb names an object. Such a word may be an object or a namespace (a command, a service), so the
+   * name is compared only with names that use the same verb word: `notes_search` with
+   * `search_notes_text`, never `kubectl_get` with `kubectl_describe`.
+   */
+  beforeVerb: boolean;
+}
+
 /**
  * What a name says the tool acts on: its head noun, the last segment before any connector
  * (`list_directory_with_sizes` -> directory), skipping a service prefix, verbs, articles, trailing
- * view words (`get_user_info` -> user) and numbers or versions (`search_v2`). Not stemmed:
- * `get_user` and `get_users` fetch one item and a collection. Null when the name names no object
- * (`kubectl_get`, `search`).
+ * view words (`get_user_info` -> user) and numbers or versions (`search_v2`). When nothing after the
+ * verb names an object, the words before it do, in any order (`notes_search` and `notes_search_text`
+ * act on notes, as `search_notes` does), a service prefix included if it is all there is. Not
+ * stemmed: `get_user` and `get_users` fetch one item and a collection. Null when the name names no
+ * object (`search`).
  */
-function headNoun(view: ToolView, common: ReadonlySet<string>): string | null {
+function headNoun(view: ToolView, common: ReadonlySet<string>): Head | null {
   const main: string[] = [];
   // Segments before the first verb are a prefix (`kubectl_get`, `github_create_issue`), not an object.
   const verbAt = view.segments.findIndex((segment) => isVerb(segment));
@@ -42,8 +57,18 @@ function headNoun(view: ToolView, common: ReadonlySet<string>): string | null {
     if (ARTICLES.has(raw) || isVerb(raw) || common.has(stem(raw)) || VERSION.test(raw)) continue;
     main.push(raw);
   }
-  while (main.length > 1 && VIEW_WORDS.has(main[main.length - 1] as string)) main.pop();
-  return main[main.length - 1] ?? null;
+  let end = main.length;
+  while (end > 0 && VIEW_WORDS.has(main[end - 1] as string)) end--;
+  if (end > 0) return { noun: main[end - 1] as string, beforeVerb: false };
+  if (verbAt > 0) {
+    const before = view.segments.slice(0, verbAt).filter((raw) => !ARTICLES.has(raw) && !CONNECTORS.has(raw) && !VERSION.test(raw) && !VIEW_WORDS.has(raw));
+    const unshared = before.filter((raw) => !common.has(stem(raw)));
+    const words = unshared.length > 0 ? unshared : before;
+    const noun = words[words.length - 1];
+    if (noun !== undefined) return { noun, beforeVerb: true };
+  }
+  // Only view words (`get_info`): the first of them, as before.
+  return main.length > 0 ? { noun: main[0] as string, beforeVerb: false } : null;
 }
 
 /**
@@ -81,6 +106,19 @@ export const MAX_OVERLAPS_SHOWN = 3;
 /** Most candidate pairs S4 looks at before it stops; far above any real server, it bounds a hostile one. */
 export const OVERLAP_BUDGET = 2_000_000;
 
+/** One overlap a tool keeps: the other tool, their cosine, and whether a description retires one for the other. */
+interface Overlap {
+  other: number;
+  cosine: number;
+  /** `deprecated`: this tool says the other replaces it; `replacement`: the other says this one replaces it. */
+  pointer: "deprecated" | "replacement" | null;
+}
+
+/** Closest first: a pair a description declares before any pair found by similarity, then by cosine. */
+function closer(x: Overlap, y: Overlap): number {
+  return Number(y.pointer !== null) - Number(x.pointer !== null) || y.cosine - x.cosine || x.other - y.other;
+}
+
 /** S4 rule. */
 export const s4Overlap: Rule = {
   id: "S4",
@@ -93,15 +131,16 @@ export const s4Overlap: Rule = {
     const evidence = (name: string) => !everywhere.has(name) && !GENERIC_PARAMS.has(name.toLowerCase().replace(/[-_]/g, ""));
     const params = tools.map((view) => new Set(view.params.filter(evidence)));
     const verbs = tools.map((view) => verbGroup(view.segments));
+    const verbWords = tools.map((view) => view.segments.find((segment) => isVerb(segment)) ?? null);
     // Blocks: tools whose names act on the same thing (same head noun) with the same kind of verb. A
     // name without a head noun is not compared; one without a known verb joins every verb's block.
     const byHead = new Map<string, { verbs: Map<number, number[]>; none: number[] }>();
     heads.forEach((head, index) => {
       if (head === null || (params[index] as Set<string>).size === 0) return;
-      let entry = byHead.get(head);
+      let entry = byHead.get(head.noun);
       if (entry === undefined) {
         entry = { verbs: new Map(), none: [] };
-        byHead.set(head, entry);
+        byHead.set(head.noun, entry);
       }
       const verb = verbs[index] ?? null;
       if (verb === null) entry.none.push(index);
@@ -121,40 +160,65 @@ export const s4Overlap: Rule = {
       const verbA = verbs[a] ?? null;
       const verbB = verbs[b] ?? null;
       if (verbA !== null && verbB !== null && verbA !== verbB) return false;
+      // A noun before the verb may be a namespace: `kubectl_get` and `kubectl_describe` are two commands.
+      if ((heads[a]?.beforeVerb === true || heads[b]?.beforeVerb === true) && verbWords[a] !== verbWords[b]) return false;
       // Same name twice is name-unique's finding, not an overlap.
       if ((tools[a] as ToolView).name === (tools[b] as ToolView).name) return false;
       return sharesHalf(params[a] as Set<string>, params[b] as Set<string>);
     };
+    // A description that retires its tool for another one ("Deprecated: use X instead") is the
+    // server saying the two do one job, whatever their names and wording; the parameters must still
+    // match. One pointer per tool, so this stays linear.
+    const names = new Map<string, number>();
+    for (const view of tools) if (typeof own(view.definition, "name") === "string" && !names.has(view.name)) names.set(view.name, view.index);
+    const pointers = new Map<number, number>();
+    for (const view of tools) {
+      if (view.description === null || (params[view.index] as Set<string>).size === 0) continue;
+      const target = replacementNamed(view.description, names, view.index);
+      if (target === null || (tools[target] as ToolView).name === view.name) continue;
+      if (sharesHalf(params[view.index] as Set<string>, params[target] as Set<string>)) pointers.set(view.index, target);
+    }
     // A served string name is already split in the view; a missing one reads as `#N`.
     const documents = tools.map((view) =>
       segmentTerms(typeof own(view.definition, "name") === "string" ? view.segments : nameSegments(view.name), view.description ?? ""),
     );
     // Each tool keeps its closest overlaps only: a tool that overlaps dozens of others needs one
     // message saying so, not dozens, and memory stays linear in the number of tools.
-    const closest = new Map<number, { other: number; cosine: number }[]>();
-    const keep = (tool: number, other: number, cosine: number) => {
+    const closest = new Map<number, Overlap[]>();
+    const counts = new Map<number, number>();
+    const keep = (tool: number, overlap: Overlap) => {
       const list = closest.get(tool) ?? [];
-      list.push({ other, cosine });
+      list.push(overlap);
       if (list.length > MAX_OVERLAPS_SHOWN * 4) {
-        list.sort((x, y) => y.cosine - x.cosine || x.other - y.other);
+        list.sort(closer);
         list.length = MAX_OVERLAPS_SHOWN;
       }
       closest.set(tool, list);
+      counts.set(tool, (counts.get(tool) ?? 0) + 1);
     };
-    const counts = new Map<number, number>();
     const exhausted = similarPairs(documents, blocks, OVERLAP_COSINE, accept, OVERLAP_BUDGET, ({ a, b, cosine }) => {
-      keep(a, b, cosine);
-      keep(b, a, cosine);
-      counts.set(a, (counts.get(a) ?? 0) + 1);
-      counts.set(b, (counts.get(b) ?? 0) + 1);
+      keep(a, { other: b, cosine, pointer: null });
+      keep(b, { other: a, cosine, pointer: null });
+      // Similar enough on their own: one finding per side is enough.
+      if (pointers.get(a) === b) pointers.delete(a);
+      if (pointers.get(b) === a) pointers.delete(b);
     });
+    for (const [retired, replacement] of pointers) {
+      // Two tools that each point at the other are one pair.
+      if (pointers.get(replacement) === retired && replacement < retired) continue;
+      keep(retired, { other: replacement, cosine: 0, pointer: "deprecated" });
+      keep(replacement, { other: retired, cosine: 0, pointer: "replacement" });
+    }
     for (const [index, list] of [...closest].sort((x, y) => x[0] - y[0])) {
       const view = tools[index] as ToolView;
-      list.sort((x, y) => y.cosine - x.cosine || x.other - y.other);
-      for (const { other, cosine } of list.slice(0, MAX_OVERLAPS_SHOWN)) {
+      list.sort(closer);
+      for (const { other, cosine, pointer } of list.slice(0, MAX_OVERLAPS_SHOWN)) {
         const partner = tools[other] as ToolView;
         const shared = [...(params[index] as Set<string>)].filter((name) => (params[other] as Set<string>).has(name));
-        report.tool(view, "warning", null, { other: partner.name, similarity: Math.round(cosine * 100) / 100, shared, count: counts.get(index) ?? 1 });
+        const count = counts.get(index) ?? 1;
+        if (pointer === null) report.tool(view, "warning", null, { other: partner.name, similarity: Math.round(cosine * 100) / 100, shared, count });
+        // The deprecated tool's own description holds the evidence; its replacement is flagged as a whole.
+        else report.tool(view, "warning", pointer === "deprecated" ? "/description" : null, { reason: pointer, other: partner.name, shared, count });
       }
     }
     if (exhausted) report.server("info", { reason: "budget", count: OVERLAP_BUDGET, total: tools.length });

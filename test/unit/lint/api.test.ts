@@ -23,6 +23,7 @@ describe("the rule table", () => {
     expect(RULES["name-unique"].severities).toEqual(["error"]);
     expect(RULES["annotation-type"].severities).toEqual(["warning"]);
     expect(RULES["annotation-coherence"].severities).toEqual(["warning"]);
+    expect(RULES["annotation-missing"].severities).toEqual(["info"]);
     expect(RULES["meta-ui-type"].severities).toEqual(["error"]);
     expect(RULES["meta-ui-resource-uri-required"].severities).toEqual(["error"]);
     expect(RULES["meta-ui-resource-uri-scheme"].severities).toEqual(["warning"]);
@@ -62,12 +63,14 @@ describe("a lint run", () => {
       ["get", "S2"],
       ["get", "S3"],
       [null, "S5"],
+      [null, "annotation-missing"],
     ]);
   });
 
   it("counts severities, clean tools and estimated tokens", () => {
     const result = lintServer({ tools });
-    expect(result.counts).toEqual({ error: 1, warning: 2, info: 1, cleanTools: 1 });
+    // S5 and annotation-missing are server findings: good_tool stays clean.
+    expect(result.counts).toEqual({ error: 1, warning: 2, info: 2, cleanTools: 1 });
     expect(result.tools).toBe(2);
     expect(result.tokens.perTool).toEqual(tools.map((tool) => Math.ceil(JSON.stringify(tool).length / 4)));
     expect(result.tokens.total).toBe(result.tokens.perTool.reduce((sum, tokens) => sum + tokens, 0));

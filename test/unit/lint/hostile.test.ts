@@ -35,6 +35,24 @@ describe("a multi-megabyte description: linear work, short messages", () => {
   }
 });
 
+describe("a multi-megabyte description next to a tool it names", () => {
+  it("a deprecation pointer repeated (S4 reads a bounded head of the text)", () => {
+    const params = { type: "object", properties: { path: { type: "string" } } };
+    const lint = (size: number) =>
+      lintServer({
+        tools: [
+          { name: "old_read", description: filled("Deprecated: use new_read instead. ", size), inputSchema: params },
+          { name: "new_read", description: "Read a file.", inputSchema: params },
+        ],
+      });
+    const large = expectLinear("deprecation pointer", lint, MB / 2);
+    expect(large.findings.filter((finding) => finding.rule === "S4").map((finding) => [finding.tool, finding.args.reason])).toEqual([
+      ["old_read", "deprecated"],
+      ["new_read", "replacement"],
+    ]);
+  });
+});
+
 describe("large and odd schemas", () => {
   it("a 100,000-property schema", () => {
     const wide = (count: number) => {
@@ -76,6 +94,7 @@ describe("large and odd schemas", () => {
       ["S1", "warning", "/description"],
       ["S3", "info", "/inputSchema/properties/__proto__"],
       ["S3", "warning", "/inputSchema/properties/constructor"],
+      ["annotation-missing", "info", null],
     ]);
     expect(Object.prototype).not.toHaveProperty("description");
   });

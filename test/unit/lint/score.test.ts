@@ -33,8 +33,24 @@ describe("waste per finding", () => {
   });
 
   it("charges nothing for S8, naming, budget and definition rules", () => {
-    for (const rule of ["S8", "S5", "S6", "name-format", "schema-format-portability", "client-sdk1-rejects"] as const)
+    for (const rule of ["S8", "S5", "S6", "name-format", "schema-format-portability", "client-sdk1-rejects", "annotation-missing"] as const)
       expect(findingWaste(finding(rule))).toBe(0);
+  });
+
+  it("leaves tool scores unchanged when a tool has no annotations (annotation-missing is not scored)", () => {
+    const tool = {
+      name: "get_time",
+      description: "Return the current UTC time as an ISO 8601 string, with the server's time zone name for display.",
+      inputSchema: { type: "object" },
+    };
+    const annotated = { ...tool, name: "get_date", annotations: { readOnlyHint: true } };
+    const result = lintServer({ tools: [tool, annotated] });
+    expect(result.findings.map((item) => [item.rule, item.tool])).toContainEqual(["annotation-missing", "get_time"]);
+    expect(result.score.tools.map((item) => [item.tool, item.score, item.waste])).toEqual([
+      ["get_time", 100, []],
+      ["get_date", 100, []],
+    ]);
+    expect(result.score.server).toBe(100);
   });
 
   it("counts tokens over 300 per tool twice", () => {

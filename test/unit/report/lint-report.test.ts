@@ -44,12 +44,14 @@ describe("terminal report", () => {
         "      -> Add when to use the tool, what it returns and its limits.",
         '  ! S2 [id] Parameter "id" has a vague name and no description.',
         "      -> Use a specific name (user_id, not id) or describe the value the parameter expects.",
+        "  i annotation-missing No annotations: clients cannot tell whether it only reads, so they must assume it may change or delete data.",
+        "      -> Add annotations with readOnlyHint (and destructiveHint, idempotentHint, openWorldHint), so clients can tell tools that only read from tools that change things.",
         "",
         "search_docs",
         '  x schema-format-portability [site] format "uri" is outside the allowlist; OpenAI\'s validator rejects the whole tool.',
         '      -> Drop the format and say it in the description ("an absolute URL"), or widen --format-allowlist for your targets.',
         "",
-        "1 error, 2 warnings, 1 info; 0/2 tools clean",
+        "1 error, 2 warnings, 2 info; 0/2 tools clean",
         "",
         "Score: 92/100 (A)  ~1,200 tokens wasted per session (estimated; static checks only)",
         "   90 A  get  S1 short description: ~500, S2 vague param [id]: ~300",
@@ -63,7 +65,7 @@ describe("terminal report", () => {
     expect(text).not.toContain("(server)");
     expect(text).not.toContain("S1 Description");
     expect(text).toContain("schema-format-portability");
-    expect(text).toContain("1 error, 2 warnings, 1 info; 0/2 tools clean (3 findings below error not shown)");
+    expect(text).toContain("1 error, 2 warnings, 2 info; 0/2 tools clean (4 findings below error not shown)");
   });
 
   it("says when the score is under --fail-under", () => {
@@ -100,6 +102,7 @@ describe("terminal report", () => {
         name: "docs_search",
         description: "Search the documentation index by keyword and return the twenty best matching pages with titles and links.",
         inputSchema: { type: "object", properties: { query: { type: "string", description: "Words to search for." } } },
+        annotations: { readOnlyHint: true },
       },
     ];
     const text = renderLintTerminal(report(tools));
@@ -167,6 +170,7 @@ describe("JSON report", () => {
         message: 'Parameter "id" has a vague name and no description.',
         fix: "Use a specific name (user_id, not id) or describe the value the parameter expects.",
       },
+      expect.objectContaining({ rule: "annotation-missing", severity: "info", tool: "get", path: null }),
       expect.objectContaining({ rule: "schema-format-portability", severity: "error", tool: "search_docs", path: "/inputSchema/properties/site/format" }),
     ]);
     expect(json.server_findings).toEqual([

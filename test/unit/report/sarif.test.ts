@@ -70,7 +70,7 @@ describe("lint SARIF (run and check)", () => {
     expect(ids).toContain("S8");
     expect(ids).toContain("schema-format-portability");
     expect(ids.some((id) => id.startsWith("I1/"))).toBe(false);
-    expect(run.results).toHaveLength(4);
+    expect(run.results).toHaveLength(5);
     for (const result of run.results) {
       const rule = run.tool.driver.rules[result.ruleIndex as number];
       expect(rule?.id).toBe(result.ruleId);
@@ -81,6 +81,7 @@ describe("lint SARIF (run and check)", () => {
     expect(run.results.map((result) => [result.ruleId, result.level])).toEqual([
       ["S1", "warning"],
       ["S2", "warning"],
+      ["annotation-missing", "note"],
       ["schema-format-portability", "error"],
       ["S5", "note"],
     ]);
