@@ -1,7 +1,6 @@
 /** The guard's decision: which tools and which instructions the proxy serves, as a pure function of the lock and the live list. */
 
 import { jsonEqual } from "../json/equal.js";
-import { HIDDEN_SEVERITY } from "../lint/hidden.js";
 import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/index.js";
 import { compareSnapshot, type FailOn } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
@@ -88,18 +87,8 @@ export function prepareGuard(lock: Lockfile): LockedHiddenText {
   return found;
 }
 
-/**
- * The kinds of hidden text S8 rates an error are characters outside printable ASCII (TAG and bidi
- * controls). A definition whose JSON text is printable ASCII cannot hold them, so the full scan is
- * skipped for it (most tool lists, and a whole list in a millisecond). Should S8 ever rate another
- * kind an error, the shortcut turns itself off.
- */
-const ERRORS_ARE_NON_ASCII = Object.entries(HIDDEN_SEVERITY).every(([kind, severity]) => severity !== "error" || kind === "tag" || kind === "bidi");
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
+/** The S8 errors in one tool (invisible TAG or bidi text, tool poisoning), as the kinds the proxy names. */
 function hiddenErrors(tool: JsonObject, index: number): string[] {
-  // JSON.stringify escapes control characters, so plain text stays printable ASCII.
-  if (ERRORS_ARE_NON_ASCII && PRINTABLE_ASCII.test(JSON.stringify(tool))) return [];
   return scanToolHiddenText(tool, index)
     .filter((finding) => finding.severity === "error")
     .map((finding) => `S8 ${String(finding.args.kind)}`);
