@@ -85,7 +85,7 @@ const LOOKALIKES: Readonly<Record<string, string>> = {
 
 /** Characters a person does not see, removed from the folded view (zero-width, joiners, TAG, variation selectors, soft hyphen). */
 const INVISIBLE =
-  /\u034f|[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]|[\ufe00-\ufe0f]|[\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+  /\u034f|[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]|[\ufe00-\ufe0f]|[\u{e0000}-\u{e007f}]|[\u{e0100}-\u{e01ef}]/gu;
 const LOOKALIKE_CLASS = new RegExp(`[${Object.keys(LOOKALIKES).join("")}]`, "g");
 const LATIN_LETTER = /[A-Za-z]/;
 /** Four or more single characters separated by single spaces ("i d _ r s a", "~ / . s s h"). */
