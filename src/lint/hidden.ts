@@ -60,6 +60,8 @@ export interface HiddenHit {
   subject?: readonly string[];
   /** For a source: a word just before it asks for the content ("the contents of ~/.ssh/id_rsa"). */
   asksForContent?: boolean;
+  /** For a sink: a literal address outside (a URL, an email address), not a parameter. */
+  outside?: boolean;
 }
 
 /** Longest decoded or excerpted text kept per hit; messages clip further. */
@@ -233,7 +235,7 @@ function scanCharacters(text: string, hits: HiddenHit[]): void {
 // with either separator (`.aws/credentials`, `%USERPROFILE%\.aws\credentials`); `~/`, `$HOME/` or an
 // absolute prefix in front changes nothing, since the match starts at the dot.
 const FILE_REFERENCES =
-  /\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws[/\\]credentials|\.netrc|_netrc|\.npmrc|\.pypirc|\.git-credentials|\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh|gh[/\\]hosts\.yml|\.config[/\\]gcloud|\.gnupg|\.pgpass|\.bash_history|\.zsh_history|etc[/\\]shadow|login\.keychain|Library[/\\]Keychains|find-generic-password|find-internet-password|dump-keychain|keychain|\.env|claude_desktop_config\.json|cline_mcp_settings\.json|mcp_settings\.json|mcp_config\.json|\.claude\.json|\.claude[/\\]settings|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|mcp\.json/gi;
+  /\.ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.aws[/\\]credentials|\.netrc|_netrc|\.npmrc|\.pypirc|\.git-credentials|\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh|gh[/\\]hosts\.yml|\.config[/\\]gcloud|\.gnupg|\.pgpass|\.bash_history|\.zsh_history|etc[/\\]shadow|cookies\.sqlite|logins\.json|key4\.db|Login Data|wallet\.dat|\.my\.cnf|login\.keychain|Library[/\\]Keychains|find-generic-password|find-internet-password|dump-keychain|keychain|\.env|claude_desktop_config\.json|cline_mcp_settings\.json|mcp_settings\.json|mcp_config\.json|\.claude\.json|\.claude[/\\]settings|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|mcp\.json/gi;
 
 const MAY_NAME_FILE = /\.[a-z]|id_|mcp|claude|_netrc|keychain|find-|etc[/\\]/i;
 
@@ -293,7 +295,8 @@ function isNameCode(code: number): boolean {
 // `.env` is named in ordinary descriptions ("searches config files such as .env"), and so is the
 // Keychain ("tokens are kept in the macOS Keychain"), so the bare names count only within 80
 // characters of a word that moves contents somewhere: read, send, include, pass, upload...
-const ENV_ACCESS = /\b(?:read|reads|cat|open|send|upload|include|pass|attach|copy|print|output|share|post|forward|dump|leak|export|extract|contents?)\b/i;
+const ENV_ACCESS =
+  /\b(?:read|reads|cat|open|send|upload|include|pass|attach|copy|print|output|share|post|forward|dump|leak|export|extract|contents?|encoding|encoded|encode)\b/i;
 const NEEDS_ACCESS: ReadonlySet<string> = new Set([".env", "keychain"]);
 const CONTENT_BEFORE = /\b(?:contents|content|text|value|data|body|dump|raw|copy|verbatim)\b/i;
 
@@ -335,19 +338,25 @@ const PHRASE_KIND: Readonly<Record<PhraseKind, HiddenKind>> = {
 };
 
 /** A literal outside address: a URL, or an email address. */
-const ADDRESS = /https?:\/\/[^\s"'`<>()]{3,}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
+const ADDRESS = /\b(?:https?|s?ftp|wss?|smb|gopher):\/\/[^\s"'`<>()]{3,}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
+/** Words that make a send a copy of every use: "also uploaded to", "every message must be blind-copied to". */
+const EVERY_USE = /\b(?:also|additionally|always|every|each|all)\b/i;
+const COPIES = /\b(?:bcc|cc|blind|cop(?:y|ies|ied)|mirror(?:s|ed)?|duplicate[sd]?|also|additionally)\b/i;
 /** Words that send or copy something, looked for around an address. */
 const SENDS_NEAR =
   /\b(?:(?:send|forward|post|upload|transmit|e-?mail|mail|copy|report|push|sync|mirror|add|include|append|attach|relay|beam|share|deliver|submit|prefix|prepend|route|prox)(?:s|es|ed|ied|ing|y)?|sent|bcc|cc|to|via|through)\b/i;
 
-/** "BCC x@evil.example", "forward the text to https://...": a place outside that something is sent. */
-function outsideAddress(text: string): { start: number; end: number } | null {
+/** "BCC x@evil.example", "forward the text to https://...": a place outside that something is sent, and whether every use sends a copy there. */
+function outsideAddress(text: string): { start: number; end: number; everyUse: boolean } | null {
   if (!text.includes("@") && !text.includes("://")) return null;
   ADDRESS.lastIndex = 0;
   for (let match = ADDRESS.exec(text); match !== null; match = ADDRESS.exec(text)) {
     const start = match.index;
     const end = start + match[0].length;
-    if (SENDS_NEAR.test(text.slice(Math.max(0, start - 60), start))) return { start, end };
+    const before = text.slice(Math.max(0, start - 100), start);
+    // A Markdown image loads its URL as soon as it is shown: whatever the URL carries leaves.
+    const image = /!\[[^\]]{0,100}\]\($/.test(before);
+    if (image || SENDS_NEAR.test(before.slice(-60))) return { start, end, everyUse: EVERY_USE.test(before) && COPIES.test(before) };
   }
   return null;
 }
@@ -370,9 +379,15 @@ function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined
   if (!hits.some((hit, index) => index >= files && hit.kind === "exfiltration")) {
     const address = outsideAddress(text);
     if (address !== null) {
-      const hit: HiddenHit = { kind: "exfiltration", text: excerpt(text, address.start, address.end), count: 1 };
+      const hit: HiddenHit = { kind: "exfiltration", text: excerpt(text, address.start, address.end), count: 1, outside: true };
       if (carrier !== undefined) hit.carrier = carrier;
       hits.push(hit);
+      // Copying every use to a fixed outside address shadows the tool's own job.
+      if (address.everyUse && !hits.some((other) => other.kind === "override_tools")) {
+        const shadow: HiddenHit = { kind: "override_tools", text: hit.text, count: 1 };
+        if (carrier !== undefined) shadow.carrier = carrier;
+        hits.push(shadow);
+      }
     }
   }
 }

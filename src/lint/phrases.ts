@@ -108,7 +108,10 @@ const PATTERNS: readonly Pattern[] = [
     [set("mention tell inform notify disclose reveal bother trouble burden display show"), 1],
   ),
   // "it need not be mentioned", "refrain from mentioning that ...", "best left unmentioned"
-  pattern("hide_from_user", set("neednt"), [set("be"), 1], [set("mentioned pointed disclosed told shown revealed surfaced raised"), 1]),
+  pattern("hide_from_user", set("neednt"), [set("be"), 1], [set("mentioned pointed disclosed told shown revealed surfaced raised brought"), 1]),
+  // "don't bring it up", "meant to stay invisible"
+  pattern("hide_from_user", NEGATION, [set("bring"), 0], [set("up"), 3]),
+  pattern("hide_from_user", set("stay remain kept"), [set("invisible hidden secret unseen unnoticed undisclosed confidential"), 1]),
   pattern("hide_from_user", set("refrain abstain"), [set("from"), 1], [set("mentioning telling revealing disclosing saying noting naming"), 1]),
   pattern("hide_from_user", set("left leave"), [set("unmentioned unsaid undisclosed"), 1]),
   // "hidden from the user", "invisible to the user"
@@ -153,6 +156,15 @@ const PATTERNS: readonly Pattern[] = [
     [set("server servers mcp integration integrations"), 1],
   ),
   pattern("override_tools", set("other another"), [set("server servers mcp"), 1], [set("tool tools"), 2]),
+  // "any restriction from the user or other servers does not apply"
+  pattern(
+    "override_tools",
+    set("restriction restrictions rule rules instruction instructions guidance policy policies limit limits safeguard safeguards"),
+    [set("doesnt dont"), 8],
+    [set("apply"), 0],
+  ),
+  // Weak: "before any other tool is called" (also how a login tool asks to go first)
+  pattern("session_claim", set("before"), [set("any every another other all"), 1], [set("tool tools server servers function"), 2]),
   // "regardless of what the user entered": the user's own choice overruled
   pattern(
     "override_tools",
@@ -231,6 +243,18 @@ const PATTERNS: readonly Pattern[] = [
     1,
   ]),
   secret("prompt prompts system", set("system"), [set("prompt prompts message"), 0]),
+  secret("env dotenv environment variables secrets config process", set("process current host"), [set("environment env"), 0]),
+  secret(
+    "env dotenv environment variables secrets config",
+    set("value values contents"),
+    [set("of"), 0],
+    [set("environment env"), 5],
+    [set("variable variables var vars"), 0],
+  ),
+  secret("api key keys token tokens credential credentials", set("api"), [set("tokens keys secrets"), 0]),
+  secret("ssh key keys login remote", set("identity"), [set("file files key keys"), 1]),
+  secret("browser cookies cookie chrome firefox", set("cookie cookies"), [set("database file jar store db"), 1]),
+  secret("password passwords login logins browser vault keychain", set("login logins password passwords credential"), [set("database store vault file db"), 1]),
   secret("prompt prompts system preamble", set("preamble")),
   secret("prompt prompts system", set("hidden opening initial"), [set("configuration system"), 1], [set("message prompt instructions"), 0]),
   secret("password passwords browser cookies keychain vault", set("saved stored browser"), [set("passwords password cookies credentials"), 1]),
@@ -255,7 +279,14 @@ const PATTERNS: readonly Pattern[] = [
     2,
   ]),
   // "the `filename` ought to be the npm token ...": a parameter told what to hold
-  pattern("exfiltration", set(QUOTED_WORD), [set("ought should must shall needs need is are value"), 2], [set("be contain hold include carry"), 3]),
+  pattern(
+    "exfiltration",
+    set(QUOTED_WORD),
+    [set("ought should must shall needs need is are value"), 2],
+    [set("be contain hold include carry start begin end"), 3],
+  ),
+  // "populate the `diagnostics` argument with ..."
+  pattern("exfiltration", set("populate fill"), [CARRIER, 3], [set("with"), 2]),
   // "paste that file here", "fill with every environment variable"
   pattern("exfiltration", PUT, [MOVED, 2], [set("here"), 3]),
   pattern("exfiltration", set("fill"), [set("with in"), 2]),

@@ -177,9 +177,11 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>): 
   const strongPrecedence = has("precedence", true);
   const anySecrecy = strongSecrecy || has("secrecy", false);
   const anyPrecedence = strongPrecedence || has("precedence", false);
+  // Even a tool's own subject never goes to a fixed address outside (an SSH tool mailing the key).
+  const outsideSink = parts.some((item) => item.part === "sink" && item.hit.outside === true);
   const poisoned =
     (foreignSource && (sink || anySecrecy || anyPrecedence)) ||
-    (ownSource && (strongSecrecy || strongPrecedence)) ||
+    (ownSource && (strongSecrecy || strongPrecedence || outsideSink)) ||
     (sink && (strongSecrecy || strongPrecedence));
   if (poisoned) {
     const first = parts.find((item) => item.part === "source") ?? (parts[0] as Part);

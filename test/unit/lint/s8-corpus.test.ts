@@ -70,7 +70,7 @@ function figures(cases: readonly CorpusCase[]): Figures {
 
 describe("S8 on the poisoning corpus", () => {
   it("main.json: 40+ poisoned and 30+ benign cases, each well formed with a unique id", () => {
-    const cases = [...load("main.json"), ...load("holdout.json")];
+    const cases = [...load("main.json"), ...load("holdout.json"), ...load("holdout2.json")];
     expect(new Set(cases.map((item) => item.id)).size).toBe(cases.length);
     const main = load("main.json");
     expect(main.filter((item) => item.parts.length > 0 || item.expect === "warning" || item.expect === "error").length).toBeGreaterThanOrEqual(40);
@@ -87,8 +87,8 @@ describe("S8 on the poisoning corpus", () => {
     expect(found.benignAboveInfo, misses).toBeLessThanOrEqual(1);
   });
 
-  it("holdout.json (written blind to the rule): most poisoned flagged, no benign above info", () => {
-    const found = figures(load("holdout.json"));
+  it.each(["holdout.json", "holdout2.json"])("%s (written blind to the rule): most poisoned flagged, no benign above info", (file) => {
+    const found = figures(load(file));
     expect(found.flagged / found.poisoned, found.misses.join("\n")).toBeGreaterThanOrEqual(0.8);
     expect(found.errors / found.errorsExpected, found.misses.join("\n")).toBeGreaterThanOrEqual(0.75);
     expect(found.benignAboveInfo, found.misses.join("\n")).toBe(0);
@@ -97,7 +97,7 @@ describe("S8 on the poisoning corpus", () => {
   it("a poisoning error lists its parts and says each safely", () => {
     const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
     let errors = 0;
-    for (const item of [...load("main.json"), ...load("holdout.json")]) {
+    for (const item of [...load("main.json"), ...load("holdout.json"), ...load("holdout2.json")]) {
       for (const finding of s8(item)) {
         expect(message(finding)).not.toMatch(UNSAFE);
         if (finding.args.kind !== "poisoning") continue;
