@@ -7,7 +7,7 @@ import { ENTRY_SECTIONS, type ServerSnapshot } from "../lock/snapshot.js";
 import { fix, message } from "../lint/messages.js";
 import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/rules/s8-hidden-text.js";
 import type { LintFinding } from "../lint/types.js";
-import { jsonReportText } from "../report/json-text.js";
+import { hiddenFacts, jsonReportText } from "../report/json-text.js";
 import { neutralize } from "../text/neutralize.js";
 import { changeMessage } from "../report/messages.js";
 import type { HiddenTextNote } from "../report/terminal.js";
@@ -97,7 +97,7 @@ export function withHiddenText(report: Record<string, unknown>, findings: readon
     severity: finding.severity,
     tool: finding.tool,
     path: finding.path,
-    kind: finding.args.kind ?? null,
+    ...hiddenFacts(finding),
     message: message(finding),
     fix: fix(finding),
   }));

@@ -1,5 +1,6 @@
 /** The parts every JSON report shares, kept free of the report modules so a lint run loads little: the ASCII text, the server object. */
 
+import type { LintFinding } from "../lint/types.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 
 /**
@@ -21,4 +22,18 @@ export function serverJson(snapshot: ServerSnapshot): Record<string, unknown> {
     instructions_known: snapshot.instructions.known,
     tools: snapshot.tools.length,
   };
+}
+
+/**
+ * The facts of an S8 finding for a JSON report: its class, and for poisoning the parts (which part,
+ * its class, the JSON Pointer of the string, and where it was hidden). The words stay in `message`,
+ * where server text is made inert.
+ */
+export function hiddenFacts(finding: LintFinding): Record<string, unknown> {
+  const facts: Record<string, unknown> = { kind: finding.args.kind ?? null };
+  const parts = finding.args.parts;
+  if (parts !== undefined) {
+    facts.parts = parts.map((part) => ({ part: part.part, kind: part.kind, path: part.path, carrier: part.carrier ?? null }));
+  }
+  return facts;
 }

@@ -2,20 +2,26 @@
 
 import type { LintReport, LintReportItem } from "./lint-report.js";
 import { probeEntry } from "./lint-probes.js";
-import { serverJson } from "./json-text.js";
+import { hiddenFacts, serverJson } from "./json-text.js";
 
 /** Version of the lint JSON report's shape; bumped only on an incompatible change. */
 export const LINT_REPORT_VERSION = 1;
 
 function findingEntry(item: LintReportItem): Record<string, unknown> {
-  return { rule: item.rule, severity: item.severity, tool: item.tool, path: item.path, message: item.message, fix: item.fix };
+  return withHiddenFacts({ rule: item.rule, severity: item.severity, tool: item.tool, path: item.path, message: item.message, fix: item.fix }, item);
 }
 
 function serverFindingEntry(item: LintReportItem): Record<string, unknown> {
   const entry: Record<string, unknown> = { rule: item.rule, severity: item.severity, message: item.message, fix: item.fix };
-  // I1 findings say which install kind they are; lint rules need no sub-kind here.
+  // I1 findings say which install kind they are.
   if (item.kind !== null) entry.kind = item.kind;
-  return entry;
+  return withHiddenFacts(entry, item);
+}
+
+/** S8 findings also say their class, and a poisoning finding its parts (which, of what kind, where): facts a script can act on. */
+function withHiddenFacts(entry: Record<string, unknown>, item: LintReportItem): Record<string, unknown> {
+  if (item.finding?.rule !== "S8") return entry;
+  return { ...entry, ...hiddenFacts(item.finding) };
 }
 
 /**
