@@ -172,8 +172,28 @@ function clipText(text: string): string {
   return text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
 }
 
+/** Characters an excerpt may reach past its context to start and end on a word boundary. */
+const WORD_SLACK = 15;
+
+/** The text around a match, starting and ending between words where one is near ("Omitted on", not "tted on"). */
 function excerpt(text: string, start: number, end: number): string {
-  return clipText(text.slice(Math.max(0, start - CONTEXT), Math.min(text.length, end + CONTEXT)));
+  let from = Math.max(0, start - CONTEXT);
+  for (let back = from; back > 0 && from - back < WORD_SLACK; back--) {
+    if (/\s/.test(text.charAt(back - 1))) {
+      from = back;
+      break;
+    }
+    if (back - 1 === 0) from = 0;
+  }
+  let to = Math.min(text.length, end + CONTEXT);
+  for (let next = to; next < text.length && next - to < WORD_SLACK; next++) {
+    if (/\s/.test(text.charAt(next))) {
+      to = next;
+      break;
+    }
+    if (next + 1 === text.length) to = text.length;
+  }
+  return clipText(text.slice(from, to));
 }
 
 /** Invisible characters: TAG runs decoded, bidi controls and zero-width characters located. */

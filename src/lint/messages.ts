@@ -149,7 +149,8 @@ function probeMessage(finding: LintFinding): string {
           const count = args.count ?? 1;
           const total = args.total ?? count;
           const who = count < total ? `${count} of ${total} error probes` : count === 1 ? "the error probe" : `all ${count} error probes`;
-          return `Untested: ${who} got the same error whatever was sent${excerpt}, so they show nothing of how the tool answers bad input (a missing browser, key or service fails every call alike).`;
+          const show = count === 1 ? "it shows" : "they show";
+          return `Untested: ${who} got the same error whatever was sent${excerpt}, so ${show} nothing of how the tool answers bad input (a missing browser, key or service fails every call alike).`;
         }
         default:
           return `The error to the ${probe} neither names the bad input nor says what is expected${excerpt}.`;

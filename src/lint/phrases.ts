@@ -274,10 +274,7 @@ const PATTERNS: readonly Pattern[] = [
   // "provide, as `fingerprint`, ...", "include in `region_hint` the file ...", "append ... to the `image_url`"
   pattern("exfiltration", PUT, [INTO, 20], [CARRIER, 2]),
   // "a trailer line holding the earlier turns of this chat"
-  pattern("exfiltration", set("holding containing carrying carry contain hold"), [
-    set("the your their this earlier previous prior full entire whole contents text body verbatim"),
-    2,
-  ]),
+  pattern("exfiltration", set("holding containing carrying carry contain hold"), [set("earlier previous prior full entire whole contents verbatim"), 2]),
   // "the `filename` ought to be the npm token ...": a parameter told what to hold
   pattern(
     "exfiltration",
@@ -327,6 +324,8 @@ interface Word {
   end: number;
   /** Written right after a quote or backtick: a name given in prose. */
   quoted: boolean;
+  /** Which sentence of the text the word is in, counted from 0. */
+  sentence: number;
 }
 
 function isQuoteCode(code: number): boolean {
@@ -336,6 +335,7 @@ function isQuoteCode(code: number): boolean {
 /** ASCII words of a text, lower-cased, with contractions and "X not" merged ("don't", "do not" -> "dont"). */
 function words(text: string, from: number, to: number): Word[] {
   const out: Word[] = [];
+  let sentence = 0;
   let index = from;
   while (index < to) {
     let code = text.charCodeAt(index);
@@ -358,19 +358,30 @@ function words(text: string, from: number, to: number): Word[] {
       }
     }
     let word = text.slice(start, index).toLowerCase();
-    if (apostrophe) word = word.replace(/['\u2019]/g, "");
-    // "user's" is the user; "its" stays a word of its own.
-    if (word.endsWith("s") && apostrophe && word !== "its" && USER.has(word.slice(0, -1))) word = word.slice(0, -1);
+    // A possessive is its noun ("the user's key", "the previous turn's mode"); "don't" reads as "dont".
+    if (apostrophe) word = /['\u2019]s$/.test(word) ? word.slice(0, -2) : word.replace(/['\u2019]/g, "");
     const previous = out[out.length - 1];
+    if (previous !== undefined && breaksSentence(text, previous.end, start)) sentence++;
     const merged = word === "not" && previous !== undefined ? MERGE_NOT[previous.word] : undefined;
     if (merged !== undefined && previous !== undefined) {
       previous.word = merged;
       previous.end = index;
     } else {
-      out.push({ word: word === "cannot" ? "cant" : word, start, end: index, quoted });
+      out.push({ word: word === "cannot" ? "cant" : word, start, end: index, quoted, sentence });
     }
   }
   return out;
+}
+
+/**
+ * Whether the gap between two words ends a sentence: `.`, `!`, `?` or `;` before a space, a blank
+ * line, or a new list item. A part of an attack is one sentence ("pass it as `notes`"); a pattern
+ * never joins the end of one sentence to the start of the next.
+ */
+function breaksSentence(text: string, from: number, to: number): boolean {
+  if (to - from === 1) return false;
+  const gap = text.slice(from, to);
+  return /[.!?;]\s/.test(gap) || /\n\s*\n/.test(gap) || /\n\s*[-*\u2022]/.test(gap);
 }
 
 function isLetterCode(code: number): boolean {
@@ -391,7 +402,9 @@ function matchAt(list: readonly Word[], start: number, item: Pattern): number {
   for (const step of item.steps) {
     let found = -1;
     const last = Math.min(list.length - 1, position + step.gap + 1);
+    const sentence = (list[start] as Word).sentence;
     for (let next = position + 1; next <= last; next++) {
+      if ((list[next] as Word).sentence !== sentence) break;
       if (stepMatches(step, list[next] as Word)) {
         found = next;
         break;

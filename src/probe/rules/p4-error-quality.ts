@@ -15,7 +15,9 @@ import { answered, type ProbeContext, type ProbeRule } from "./rule.js";
 
 /** The first line of a text, short enough to quote. */
 function firstLine(text: string): string {
-  const line = text.trim().split(/\r?\n/, 1)[0] ?? "";
+  // The first line that says something: a Markdown heading ("### Error") or a fence says what follows, not what failed.
+  const lines = text.trim().split(/\r?\n/, 20);
+  const line = lines.find((candidate) => !/^\s*(?:#{1,6}(?:\s|$)|```|$)/.test(candidate)) ?? lines[0] ?? "";
   return line.length > 200 ? line.slice(0, 200) : line;
 }
 

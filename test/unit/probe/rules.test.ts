@@ -165,6 +165,18 @@ describe("the probe rule registry", () => {
     expect(findingWaste(untested)).toBe(0);
   });
 
+  // Issue 23 survey: playwright 0.0.83 without Chrome answers "### Error" on its first line; the quote showed only that heading.
+  it("quotes the line that says what failed, not a Markdown heading above it", () => {
+    const failing = (variant: string): CaseProbe => ({
+      probe: { origin: "error_probe", variant: variant as PlannedProbe["variant"], param: "url", expectError: true },
+      status: "tool_error",
+      response: { text: "### Error\nError: Chromium distribution 'chrome' is not found", isError: true },
+    });
+    const item: Case = { name: "heading", probes: [failing("missing_required"), failing("wrong_type"), failing("unknown_value")], expect: [] };
+    const [untested] = judgeProbes(recordsOf(item, DEFAULT_TOOL), [DEFAULT_TOOL], new Set()).findings;
+    expect(untested?.args.text).toBe("Error: Chromium distribution 'chrome' is not found");
+  });
+
   it("skips a disabled rule", () => {
     const item: Case = { name: "big", status: "ok", response: { repeat: { line: "The quick brown fox jumps over the lazy dog.", times: 2728 } }, expect: [] };
     const { findings } = judgeProbes(recordsOf(item, DEFAULT_TOOL), [DEFAULT_TOOL], new Set(["P1", "P5"]));
