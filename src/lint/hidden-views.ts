@@ -97,6 +97,8 @@ export interface MixedScript {
   count: number;
 }
 
+/** Most mixed-script words counted in one string. */
+const MAX_MIXED = 10_000;
 /** How far around a look-alike letter its word is searched for Latin letters. */
 const WORD_REACH = 64;
 
@@ -138,7 +140,8 @@ export function mixedScriptWords(text: string): MixedScript | null {
     const word = text.slice(start, end);
     if (!LATIN_LETTER.test(word)) continue;
     if (count === 0) first = word;
-    count++;
+    // The first word is what the message shows; past the cap, counting costs and says nothing.
+    if (++count >= MAX_MIXED) break;
   }
   return count === 0 ? null : { text: first, count };
 }
@@ -157,6 +160,8 @@ export function foldedText(text: string): string | null {
   return folded === text ? null : folded;
 }
 
+/** Most comments of each syntax read from one string: a flood of them says no more than the first few. */
+const MAX_COMMENTS = 64;
 /** Longest comment text kept; comments past it are cut (their start is what matters). */
 const MAX_COMMENT = 4_096;
 /** A Markdown reference definition used as a comment: `[//]: # (text)`, `[comment]: <> "text"`. */
@@ -168,7 +173,7 @@ const HIDDEN_ELEMENT = /<[a-z][a-z0-9]{0,10}\b[^<>]{0,200}?(?:display\s{0,3}:\s{
 /** HTML and Markdown comments (and elements a renderer hides) in a text, which rendered Markdown hides and a model reads. An unclosed `<!--` hides the rest. */
 export function comments(text: string): Comment[] {
   const out: Comment[] = [];
-  for (let at = text.indexOf("<!--"); at >= 0; ) {
+  for (let at = text.indexOf("<!--"); at >= 0 && out.length < MAX_COMMENTS; ) {
     const close = text.indexOf("-->", at + 4);
     const end = close < 0 ? text.length : close;
     out.push({ syntax: "html", text: text.slice(at + 4, Math.min(end, at + 4 + MAX_COMMENT)).trim() });
@@ -177,15 +182,19 @@ export function comments(text: string): Comment[] {
   }
   if (text.includes("<")) {
     HIDDEN_ELEMENT.lastIndex = 0;
-    for (let match = HIDDEN_ELEMENT.exec(text); match !== null; match = HIDDEN_ELEMENT.exec(text)) {
-      const close = text.indexOf("</", match.index + match[0].length);
+    // Once no closing tag is left, none is searched for again: a flood of open tags stays linear.
+    let closeAt = 0;
+    for (let match = HIDDEN_ELEMENT.exec(text); match !== null && out.length < MAX_COMMENTS * 2; match = HIDDEN_ELEMENT.exec(text)) {
+      const from = match.index + match[0].length;
+      if (closeAt >= 0 && closeAt < from) closeAt = text.indexOf("</", from);
+      const close = closeAt;
       const end = close < 0 ? text.length : close;
       out.push({ syntax: "html", text: text.slice(match.index + match[0].length, Math.min(end, match.index + match[0].length + MAX_COMMENT)).trim() });
     }
   }
   if (text.includes("]:")) {
     let lineStart = 0;
-    while (lineStart <= text.length) {
+    while (lineStart <= text.length && out.length < MAX_COMMENTS * 3) {
       let lineEnd = text.indexOf("\n", lineStart);
       if (lineEnd < 0) lineEnd = text.length;
       const line = text.slice(lineStart, lineEnd);
@@ -200,8 +209,47 @@ export function comments(text: string): Comment[] {
 }
 
 /** A run that may be base64 (standard or URL-safe) or hex; 24 characters is 18 bytes, short enough for "cat ~/.ssh/id_rsa". */
-const BLOB = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
-const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+const MIN_BLOB = 24;
+
+/** A character of base64 (standard or URL-safe), which hex is a part of. */
+function isBlobCode(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x2b ||
+    code === 0x2f ||
+    code === 0x5f ||
+    code === 0x2d
+  );
+}
+
+/**
+ * The runs of 24 or more base64 characters (with up to two `=` after), at most `limit` of them and
+ * each cut to MAX_BLOB. A loop, not a regex: V8 backtracks a `{24,}` run with a stack frame per
+ * character and overflows on a 16 MB word.
+ */
+function blobRuns(text: string, limit: number): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let index = 0; index <= text.length && out.length < limit; index++) {
+    const inRun = index < text.length && isBlobCode(text.charCodeAt(index));
+    if (inRun) {
+      if (start < 0) start = index;
+      continue;
+    }
+    if (start >= 0 && index - start >= MIN_BLOB) {
+      let end = index;
+      while (end < text.length && end - index < 2 && text.charCodeAt(end) === 0x3d) end++;
+      out.push(text.slice(start, Math.min(end, start + MAX_BLOB)));
+    }
+    start = -1;
+  }
+  return out;
+}
+// A plain character-class loop: a repeated group would backtrack with a stack frame per pair and overflow on a 16 MB run.
+const HEX_CHARS = /^[0-9a-fA-F]+$/;
+const isHex = (text: string) => text.length % 2 === 0 && HEX_CHARS.test(text);
 /** Most blobs decoded per string: a list of hashes costs nothing past it. */
 const MAX_BLOBS = 32;
 const MAX_BLOB = 65_536;
@@ -210,7 +258,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** What an encoded blob says, when it decodes to prose: printable UTF-8 with at least three words between spaces. */
 function decodedProse(blob: string): string | null {
   let bytes: Buffer;
-  if (HEX.test(blob)) bytes = Buffer.from(blob, "hex");
+  if (isHex(blob)) bytes = Buffer.from(blob, "hex");
   else bytes = Buffer.from(blob.replaceAll("-", "+").replaceAll("_", "/"), "base64");
   if (bytes.length < 12) return null;
   // Most blobs are hashes or binary: reject on the bytes before decoding anything.
@@ -230,22 +278,23 @@ function decodedProse(blob: string): string | null {
   }
   if (printable < text.length * 0.95) return null;
   // Prose has words between spaces; a JWT header or a JSON blob does not.
-  return (text.match(/[A-Za-z]{2,} +[A-Za-z~./]/g) ?? []).length >= 2 ? text : null;
+  return /[A-Za-z]{2,} +[A-Za-z~./]/.test(text) && (text.match(/[A-Za-z]/g) ?? []).length >= 8 ? text : null;
 }
 
 /** The prose hidden in base64 or hex blobs of a text, decoded. */
 export function encodedProse(text: string): string[] {
   const out: string[] = [];
   if (text.length < 24) return out;
-  BLOB.lastIndex = 0;
+  // Names are skipped without counting, so look at more runs than are decoded.
   let tried = 0;
-  for (let match = BLOB.exec(text); match !== null && tried < MAX_BLOBS; match = BLOB.exec(text)) {
+  for (const run of blobRuns(text, MAX_BLOBS * 8)) {
+    if (tried >= MAX_BLOBS) break;
     // A hex literal's 0x prefix is not part of the bytes.
-    const blob = /^0x[0-9a-fA-F]/.test(match[0]) ? match[0].slice(2) : match[0];
+    const blob = /^0x[0-9a-fA-F]/.test(run) ? run.slice(2) : run;
     // A name (`billing_update_invoice_2`) is not a blob: base64 mixes both cases with digits, hex is hex.
-    if (!HEX.test(blob) && !(/[A-Z]/.test(blob) && /[a-z]/.test(blob) && /[0-9+/]/.test(blob))) continue;
+    if (!isHex(blob) && !(/[A-Z]/.test(blob) && /[a-z]/.test(blob) && /[0-9+/]/.test(blob))) continue;
     tried++;
-    const prose = decodedProse(blob.length > MAX_BLOB ? blob.slice(0, MAX_BLOB - (MAX_BLOB % 4)) : blob);
+    const prose = decodedProse(blob);
     if (prose !== null) out.push(prose);
   }
   return out;

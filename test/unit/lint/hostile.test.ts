@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { TooManyFindingsError } from "../../../src/errors.js";
 import { lintServer, message } from "../../../src/lint/index.js";
 import { expectLinear } from "../../growth.js";
+import { scanText } from "../../../src/lint/hidden.js";
 
 const MB = 1024 * 1024;
 
@@ -128,5 +129,18 @@ describe("a list with more findings than MAX_FINDINGS", () => {
   it("runs once the loudest rule is off", () => {
     const result = lintServer({ tools }, { disable: new Set(["S3"]), portability: "default", formatAllowlist: [] });
     expect(result.findings.filter((finding) => finding.rule === "S1")).toHaveLength(2_500);
+  });
+});
+
+// Issue 23: a 16 MB one-word description (the live-bounds fixture) overflowed V8's regex stack in
+// S8's blob search (`[A-Za-z0-9+/_-]{24,}`), and spaced-out letters joined into one such word.
+describe("S8 on 16 MB runs that once overflowed the regex stack", () => {
+  it.each([
+    ["one 16 MB word of base64 letters", "A"],
+    ["16 MB of spaced-out letters, joined into one word", "a b "],
+    ["16 MB of hex digits", "0"],
+  ])("%s: scanned without an error", (_name, unit) => {
+    const text = unit.repeat(Math.ceil((16 * 1024 * 1024) / unit.length));
+    expect(() => scanText(text)).not.toThrow();
   });
 });
