@@ -53,7 +53,10 @@ describe("every inserted character is shown", () => {
     expect(padding.length).toBeGreaterThan(300);
     const { stdout, report } = await lockThenCheck([weatherTool(base)], [weatherTool(`${base}${padding}${PAYLOAD}`)]);
     expect(stdout).toContain(PAYLOAD);
-    expect(stdout).not.toMatch(/more characters/);
+    // The diff is never cut; the S8 line under it (the payload is poisoning, issue 23) quotes excerpts, which may be.
+    const diff = stdout.slice(0, stdout.indexOf("S8 hidden_text"));
+    expect(diff).toContain(PAYLOAD);
+    expect(diff).not.toMatch(/more characters/);
     const change = report.changes.find((item) => item.kind === "description_changed") as { message: string };
     expect(change.message).toContain(PAYLOAD);
   });
