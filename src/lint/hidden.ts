@@ -320,6 +320,9 @@ const ENV_ACCESS =
 const NEEDS_ACCESS: ReadonlySet<string> = new Set([".env", "keychain"]);
 const CONTENT_BEFORE = /\b(?:contents|content|text|value|data|body|dump|raw|copy|verbatim)\b/i;
 
+/** Matches of one kind read in full (subject words, a content word before); the rest are counted. */
+const DETAILED_MATCHES = 64;
+
 /** References to credential files and to the client's MCP configuration, by name. */
 function scanFileReferences(text: string, hits: HiddenHit[], carrier: Carrier | undefined): void {
   const found = new Map<HiddenKind, HiddenHit>();
@@ -333,8 +336,13 @@ function scanFileReferences(text: string, hits: HiddenHit[], carrier: Carrier | 
     if ((before >= 0 && isNameCode(before)) || (after >= 0 && isNameCode(after))) continue;
     const kind = referenceKind(match[0]);
     if (NEEDS_ACCESS.has(match[0].toLowerCase()) && !ENV_ACCESS.test(text.slice(Math.max(0, start - 80), Math.min(text.length, end + 80)))) continue;
-    const asks = CONTENT_BEFORE.test(text.slice(Math.max(0, start - 40), start));
     const seen = found.get(kind);
+    // Past the first few of a kind, a match only counts: its subject and context add nothing new.
+    if (seen !== undefined && seen.count >= DETAILED_MATCHES) {
+      seen.count++;
+      continue;
+    }
+    const asks = CONTENT_BEFORE.test(text.slice(Math.max(0, start - 40), start));
     if (seen === undefined) {
       const hit: HiddenHit = { kind, text: excerpt(text, start, end), count: 1, subject: fileSubject(match[0], kind), asksForContent: asks };
       if (carrier !== undefined) hit.carrier = carrier;

@@ -359,7 +359,7 @@ function words(text: string, from: number, to: number): Word[] {
     }
     let word = text.slice(start, index).toLowerCase();
     // A possessive is its noun ("the user's key", "the previous turn's mode"); "don't" reads as "dont".
-    if (apostrophe) word = /['\u2019]s$/.test(word) ? word.slice(0, -2) : word.replace(/['\u2019]/g, "");
+    if (apostrophe) word = isPossessive(word) ? word.slice(0, -2) : word.replace(APOSTROPHES, "");
     const previous = out[out.length - 1];
     if (previous !== undefined && breaksSentence(text, previous.end, start)) sentence++;
     const merged = word === "not" && previous !== undefined ? MERGE_NOT[previous.word] : undefined;
@@ -382,6 +382,14 @@ function breaksSentence(text: string, from: number, to: number): boolean {
   if (to - from === 1) return false;
   const gap = text.slice(from, to);
   return /[.!?;]\s/.test(gap) || /\n\s*\n/.test(gap) || /\n\s*[-*\u2022]/.test(gap);
+}
+
+const APOSTROPHES = /['\u2019]/g;
+
+/** "turn's": an apostrophe, then a final s. */
+function isPossessive(word: string): boolean {
+  const quote = word.charCodeAt(word.length - 2);
+  return word.charCodeAt(word.length - 1) === 0x73 && (quote === 0x27 || quote === 0x2019);
 }
 
 function isLetterCode(code: number): boolean {
@@ -431,6 +439,8 @@ export interface PhraseHit {
 /** Words that ask for a secret's content rather than name it ("the contents of", "paste the text of"). */
 const CONTENT = set("contents content text value data body dump raw copy verbatim");
 
+/** Matches of a kind whose subjects are merged; past it they only count. */
+const DETAILED_MATCHES = 64;
 const CHUNK = 65_536;
 const OVERLAP = 4_096;
 const MAX_COUNT = 10_000;
@@ -470,7 +480,8 @@ export function findPhrases(text: string): PhraseHit[] {
           hits.set(item.kind, hit);
         } else {
           if (seen.count < MAX_COUNT) seen.count++;
-          if (item.subject !== undefined) {
+          // The first few matches say what the secrets are about; the rest only count.
+          if (item.subject !== undefined && seen.count <= DETAILED_MATCHES) {
             seen.subject = [...new Set([...(seen.subject ?? []), ...item.subject])];
             if (seen.asksForContent !== true) seen.asksForContent = contentAround(list, index, last);
           }

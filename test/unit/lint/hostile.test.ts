@@ -28,8 +28,8 @@ describe("a multi-megabyte description: linear work, short messages", () => {
   for (const [name, unit] of units) {
     it(name, () => {
       const lint = (size: number) => lintServer({ tools: [tool(filled(unit, size))], instructions: filled(unit, size) });
-      // 512 KB and 5 MB in one run: ten times the text, about ten times the work.
-      const large = expectLinear(name, lint, MB / 2);
+      // 256 KB and 2.5 MB in one run: ten times the text, about ten times the work.
+      const large = expectLinear(name, lint, MB / 4);
       // Messages stay short however long the text is.
       for (const finding of large.findings) expect(message(finding).length).toBeLessThan(1_000);
     });
