@@ -5,7 +5,7 @@ import type { Lockfile } from "../lock/format.js";
 import { type Change, type Severity, severityRank } from "../lock/kinds.js";
 import { ENTRY_SECTIONS, type ServerSnapshot } from "../lock/snapshot.js";
 import { fix, message } from "../lint/messages.js";
-import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/rules/s8-hidden-text.js";
+import { hiddenTextScanner, scanInstructionsHiddenText } from "../lint/rules/s8-hidden-text.js";
 import type { LintFinding } from "../lint/types.js";
 import { hiddenFacts, jsonReportText } from "../report/json-text.js";
 import { neutralize } from "../text/neutralize.js";
@@ -33,8 +33,9 @@ export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, 
   }
   const everything = !check || lock === null;
   const findings: LintFinding[] = [];
+  const scan = hiddenTextScanner();
   snapshot.tools.forEach((tool, index) => {
-    if (everything || fresh.has(tool.name as string)) pushAll(findings, scanToolHiddenText(tool, index));
+    if (everything || fresh.has(tool.name as string)) pushAll(findings, scan(tool, index));
     // Each finding is a report line; past the bound, stop before the report outgrows memory.
     if (findings.length > MAX_FINDINGS) {
       throw new TooManyFindingsError(
@@ -48,7 +49,7 @@ export function lockHiddenText(snapshot: ServerSnapshot, lock: Lockfile | null, 
     for (const entry of snapshot[section] ?? []) {
       const name = entry[key];
       if (typeof name !== "string" || !(everything || freshEntries.has(`${what}\u0000${name}`))) continue;
-      for (const finding of scanToolHiddenText(entry)) findings.push({ ...finding, tool: name, toolIndex: null, args: { ...finding.args, where: what } });
+      for (const finding of scan(entry)) findings.push({ ...finding, tool: name, toolIndex: null, args: { ...finding.args, where: what } });
     }
   }
   return findings;

@@ -2,7 +2,7 @@
 
 export { DEFAULT_LINT_OPTIONS, type LintResult, lintServer, ruleEnabled } from "./lint.js";
 export { fix, message } from "./messages.js";
-export { scanInstructionsHiddenText, scanToolHiddenText } from "./rules/s8-hidden-text.js";
+export { hiddenTextScanner, scanInstructionsHiddenText, scanToolHiddenText } from "./rules/s8-hidden-text.js";
 export {
   definitionOverhead,
   findingWaste,

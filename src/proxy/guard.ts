@@ -1,7 +1,7 @@
 /** The guard's decision: which tools and which instructions the proxy serves, as a pure function of the lock and the live list. */
 
 import { jsonEqual } from "../json/equal.js";
-import { scanInstructionsHiddenText, scanToolHiddenText } from "../lint/index.js";
+import { hiddenTextScanner, scanInstructionsHiddenText } from "../lint/index.js";
 import { compareSnapshot, type FailOn } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
 import { type Change, type Severity, severityRank } from "../lock/kinds.js";
@@ -82,14 +82,15 @@ export type LockedHiddenText = ReadonlyMap<string, string[]>;
  */
 export function prepareGuard(lock: Lockfile): LockedHiddenText {
   const found = new Map<string, string[]>();
+  const scan = hiddenTextScanner();
   let index = 0;
-  for (const [name, entry] of lock.tools) found.set(name, hiddenErrors(entry.definition, index++));
+  for (const [name, entry] of lock.tools) found.set(name, hiddenErrors(scan, entry.definition, index++));
   return found;
 }
 
-/** The S8 errors in one tool (invisible TAG or bidi text, tool poisoning), as the kinds the proxy names. */
-function hiddenErrors(tool: JsonObject, index: number): string[] {
-  return scanToolHiddenText(tool, index)
+/** The S8 errors in one tool (invisible TAG or bidi text, tool poisoning), as the kinds the proxy names; `scan` is shared by the tools of one list. */
+function hiddenErrors(scan: ReturnType<typeof hiddenTextScanner>, tool: JsonObject, index: number): string[] {
+  return scan(tool, index)
     .filter((finding) => finding.severity === "error")
     .map((finding) => `S8 ${String(finding.args.kind)}`);
 }
@@ -123,11 +124,12 @@ export function judge(lock: Lockfile, snapshot: ServerSnapshot, failOn: FailOn, 
     else if (change.kind === "duplicate_tool") hold(change.tool, "duplicate", change.kind, change.severity);
     else if (severityRank(change.severity) >= floor) hold(change.tool, "changed", change.kind, change.severity);
   }
+  const scan = hiddenTextScanner();
   snapshot.tools.forEach((tool, index) => {
     const name = tool.name as string;
     const locked = lock.tools.get(name);
     const known = prepared?.get(name);
-    const kinds = known !== undefined && locked !== undefined && jsonEqual(locked.definition, tool) ? known : hiddenErrors(tool, index);
+    const kinds = known !== undefined && locked !== undefined && jsonEqual(locked.definition, tool) ? known : hiddenErrors(scan, tool, index);
     for (const kind of kinds) hold(name, "hidden_text", kind, "error");
   });
 

@@ -16,6 +16,15 @@ export function scanToolHiddenText(tool: unknown, index: number | null = null): 
   return toolFindings(tool, index, new ScanMemo());
 }
 
+/**
+ * scanToolHiddenText for many tools of one list, sharing one memory of scanned strings as the lint
+ * rule does: the tools of a list repeat most keys and many values, so each is scanned once.
+ */
+export function hiddenTextScanner(): (tool: unknown, index?: number | null) => LintFinding[] {
+  const memo = new ScanMemo();
+  return (tool, index = null) => toolFindings(tool, index, memo);
+}
+
 /** Longest string whose scan result is remembered; longer ones rarely repeat and are scanned each time. */
 const MEMO_MAX_LENGTH = 4_096;
 
