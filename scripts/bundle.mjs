@@ -1,29 +1,35 @@
-// Bundle the CLI into one ESM file after tsc: dist/cli.js (tsc's entry) becomes the CLI with every
-// module it can load, the SDK and the other dependencies included. A start then reads one file
-// instead of resolving and compiling some 300 modules (about a third of a live check's own CPU
-// time), and nothing the verdict needs is read from disk after the server starts. The library
-// (dist/index.js and the modules beside it) stays as tsc wrote it.
+// Bundle the CLI after tsc: dist/cli.js (tsc's entry) becomes a small ES module, and every module
+// it can load (the SDK and the other dependencies included) goes into dist/chunks/, split where the
+// code loads a module on demand. A start reads a few files instead of resolving and compiling some
+// 300 modules, and a command compiles only its own chunks: `--version` and a check of two files
+// never compile the SDK or undici. A run that launches a server loads every chunk its verdict
+// needs before the spawn (loadVerdictModules), because a server running as the same user could
+// rewrite these files. The library (dist/index.js and the modules beside it) stays as tsc wrote it.
 //
 //   node scripts/bundle.mjs        (run by npm run build and by scripts/build-if-source.mjs)
-import { copyFileSync, existsSync, readFileSync, renameSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = `${root}dist/cli.js`;
+const chunks = `${root}dist/chunks`;
 // tsc builds incrementally and rewrites dist/cli.js only when src/cli.ts changed, so its own output
 // is kept beside the bundle as the entry for the next bundle (not shipped: see "files").
 const entry = `${root}dist/cli.entry.js`;
-const temporary = `${root}dist/cli.bundle.tmp.js`;
+const temporary = `${root}dist/.bundle-tmp`;
 const BANNER_MARK = "__mcpLintRequire";
 
 const written = readFileSync(cli, "utf8");
 if (!written.slice(0, 200).includes(BANNER_MARK)) copyFileSync(cli, entry);
 else if (!existsSync(entry)) throw new Error("dist/cli.js is a bundle and tsc's own dist/cli.entry.js is gone: delete dist/ and build again");
 
+rmSync(temporary, { recursive: true, force: true });
 await build({
-  entryPoints: [entry],
-  outfile: temporary,
+  entryPoints: { cli: entry },
+  outdir: temporary,
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -39,5 +45,9 @@ await build({
   legalComments: "none",
   logLevel: "error",
 });
-// Replaced in one step, so a failed bundle never leaves half a CLI.
-renameSync(temporary, cli);
+// The chunks go in first and the entry last, so a failed bundle never leaves an entry without its
+// chunks (chunk names carry a content hash, so old and new ones do not collide).
+rmSync(chunks, { recursive: true, force: true });
+renameSync(`${temporary}/chunks`, chunks);
+renameSync(`${temporary}/cli.js`, cli);
+rmSync(temporary, { recursive: true, force: true });

@@ -35,7 +35,7 @@ export async function runInitFixtures(flags: InitFixturesFlags, output: Output):
     return 1;
   };
   if (!flags.force && (await exists(flags.file))) return refuse();
-  const modules = await loadVerdictModules(target !== null);
+  const modules = await loadVerdictModules(target?.kind === "stdio");
   if (target?.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
   const redactor = redactorFor(target, output);
   const snapshot = await readSnapshot(flags, target, redactor, () => {}, output.err);

@@ -154,7 +154,7 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
     await checkOutputPath(flags.sarif);
   }
   const [modules, jsonBuilder, sarifBuilder] = await Promise.all([
-    loadVerdictModules(target !== null),
+    loadVerdictModules(target?.kind === "stdio"),
     flags.json === null ? null : import("../report/lint-json.js"),
     flags.sarif === null ? null : import("../report/sarif.js"),
   ]);

@@ -56,8 +56,8 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
   if (!guarded && flags.server !== null) throw new UsageError("--server applies with --lock");
 
   // The modules a verdict needs load while the lock is read (a launched server could rewrite
-  // files on disk, so all of them load before it starts).
-  const loading = loadVerdictModules(true);
+  // files on disk, so all of them load before it starts; a remote one cannot).
+  const loading = loadVerdictModules(target.kind === "stdio");
   loading.catch(() => undefined);
   // Everything that can fail closed does so before the server starts.
   // Messages name the lock by its full path: the client starts the proxy in a folder of its choosing.

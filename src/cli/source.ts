@@ -3,7 +3,8 @@
 import { redactSnapshot } from "../connect/redact.js";
 import { makeRedactor, type Redactor } from "../text/redact.js";
 import type { OpenSession } from "../connect/session.js";
-import { resolveTarget, type Target } from "../connect/target.js";
+import { resolveTarget, type StdioTarget, type Target } from "../connect/target.js";
+import type { LaunchedServer } from "../connect/launch.js";
 import { KnownBadRefusal, UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/index.js";
 import { preloadJsonTools } from "../json/parse.js";
@@ -92,9 +93,11 @@ export interface VerdictModules {
 
 /**
  * Load everything a verdict depends on; call before a server is launched. A run from a file starts
- * no server, so it loads these on first use instead and stays quick for a commit hook.
+ * no server, so it loads these on first use instead and stays quick for a commit hook. The CLI is
+ * split into chunks that load on demand, so every module a live run may need after the spawn is
+ * named here; `https` adds the proxy-aware fetch for a run that also reads an https:// server.
  */
-export async function loadVerdictModules(live: boolean): Promise<VerdictModules> {
+export async function loadVerdictModules(live: boolean, https = false): Promise<VerdictModules> {
   const lazyDiff = async () => (await import("../report/schema-diff.js")).schemaDiffLines;
   if (!live) return { install: null, schemaDiff: lazyDiff };
   const [install, schemaDiff] = await Promise.all([
@@ -103,7 +106,10 @@ export async function loadVerdictModules(live: boolean): Promise<VerdictModules>
     preloadWriter(),
     preloadJsonTools(),
     import("../connect/sdk-compat.js"),
+    import("../connect/stdio.js"),
     import("@modelcontextprotocol/sdk/types.js"),
+    import("../report/text-diff.js").then((module) => module.preloadWordDiff()),
+    https ? import("../connect/http.js").then((module) => module.preloadProxyFetch()) : undefined,
   ]);
   return { install, schemaDiff: async () => schemaDiff.schemaDiffLines };
 }
@@ -142,6 +148,48 @@ export interface ReadOptions {
   catalog?: boolean;
   clientInfo?: { name: string; version: string } | null;
   progress?: boolean;
+  /** A server launched already (launchEarly), to speak to instead of launching one. */
+  early?: EarlyLaunch | null;
+}
+
+/**
+ * A stdio server started before the command's own preparation (reading the lock) is done, so the
+ * server boots while it runs. Whoever speaks to it takes it once; `discard` ends it if nobody did
+ * (the preparation failed).
+ */
+export interface EarlyLaunch {
+  take: () => { server: LaunchedServer; running: Promise<void> } | null;
+  discard: () => Promise<void>;
+}
+
+/**
+ * Start a stdio target's process now. Call only after loadVerdictModules(true) and the launch's
+ * install lint, like any other launch.
+ */
+export async function launchEarly(target: StdioTarget & Target, warn: (text: string) => void): Promise<EarlyLaunch> {
+  const launched = await startStdio(target, warn);
+  let taken = false;
+  return {
+    take: () => {
+      if (taken) return null;
+      taken = true;
+      return launched;
+    },
+    discard: async () => {
+      if (taken) return;
+      taken = true;
+      launched.running.catch(() => undefined);
+      await launched.server.transport.close();
+    },
+  };
+}
+
+async function startStdio(target: StdioTarget & Target, warn: (text: string) => void): Promise<{ server: LaunchedServer; running: Promise<void> }> {
+  const { launchStdioServer } = await import("../connect/launch.js");
+  for (const name of target.unset) {
+    warn(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
+  }
+  return launchStdioServer(target);
 }
 
 /**
@@ -170,11 +218,8 @@ export async function openSession(
     // A launched server runs as this user and can rewrite any file loaded after it starts (dist/,
     // node_modules/): the SDK client is loaded before the spawn, like the modules loadVerdictModules
     // loads (so it no longer overlaps the server's boot, about 100-250 ms).
-    const [{ launchStdioServer }, { openStdioSession }] = await Promise.all([import("../connect/launch.js"), import("../connect/stdio.js")]);
-    for (const name of target.unset) {
-      warn(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
-    }
-    const { server, running } = launchStdioServer(target);
+    const { openStdioSession } = await import("../connect/stdio.js");
+    const { server, running } = read.early?.take() ?? (await startStdio(target, warn));
     // A failed spawn is reported by the session's initialize; this only keeps the rejection handled.
     running.then(onStarted, onStarted);
     return openStdioSession(target, server, options);

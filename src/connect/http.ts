@@ -97,6 +97,17 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
   }
 }
 
+/** Load undici now: a run that also launched a server must not read it from disk afterwards. */
+export async function preloadProxyFetch(): Promise<void> {
+  await loadUndici();
+}
+
+/** undici's exports, whether the module arrives as Node loads it or as a bundle chunk (a CommonJS module there is its default export only). */
+async function loadUndici(): Promise<typeof import("undici")> {
+  const loaded = (await import("undici")) as typeof import("undici") & { default?: typeof import("undici") };
+  return typeof loaded.EnvHttpProxyAgent === "function" ? loaded : (loaded.default as typeof import("undici"));
+}
+
 /**
  * The fetch every request goes through. Plain http:// uses Node's fetch, which ignores proxy
  * variables, so a local server's secrets never pass through a proxy in cleartext; https:// goes
@@ -106,7 +117,7 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
 async function boundedFetch(url: URL, onOversize: (error: Error) => void): Promise<FetchLike> {
   let base: FetchLike = (input, init) => fetch(input, init);
   if (url.protocol === "https:") {
-    const { EnvHttpProxyAgent, fetch: undiciFetch } = await import("undici");
+    const { EnvHttpProxyAgent, fetch: undiciFetch } = await loadUndici();
     // EnvHttpProxyAgent reads HTTPS_PROXY and NO_PROXY itself; ALL_PROXY is the fallback curl users expect.
     const allProxy = process.env.ALL_PROXY ?? process.env.all_proxy;
     const httpsProxy = process.env.HTTPS_PROXY ?? process.env.https_proxy ?? allProxy;

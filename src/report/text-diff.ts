@@ -11,6 +11,11 @@ function diffWordsWithSpace(before: string, after: string, options: { maxEditLen
   return wordDiff(before, after, options);
 }
 
+/** Load the diff library now: a launched server could rewrite node_modules before a text changes. */
+export function preloadWordDiff(): void {
+  wordDiff ??= (requireModule("diff") as { diffWordsWithSpace: WordDiff }).diffWordsWithSpace;
+}
+
 /** One edit between two texts. */
 export interface TextHunk {
   op: "insert" | "delete" | "replace";

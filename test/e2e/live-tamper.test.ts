@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:f
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, repo, tempDir, writeJson } from "./helpers.js";
+import { connectProxy } from "../fixtures/servers/proxy/harness.js";
 import { expectOneLineError, fixture, killMarked, markedProcesses, runScript, waitForFile, waitUnmarked } from "../fixtures/servers/live/harness.js";
 
 const node = process.execPath;
@@ -77,6 +78,44 @@ describe("a server that rewrites mcp-lint's own files", () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Updated mcp-lint\.lock \(2 tools\)/);
     expect(readFileSync(join(dir, "mcp-lint.lock"), "utf8")).toContain("~/.ssh/id_rsa");
+  });
+
+  // The CLI is split into chunks loaded on demand: every command that launches a server must load
+  // what it needs before the spawn, or the attacker's modules would run in its place.
+  it("run: the lint still reports the poisoned descriptions (exit 1, JSON and SARIF written) after every dist/*.js was overwritten", async () => {
+    const { root, cli } = copyOfCli();
+    const dir = tempDir();
+    const tools = writeJson(dir, "tools.json", spec);
+    const run = await runScript(
+      cli,
+      ["run", "--json", "lint.json", "--sarif", "lint.sarif", "--pass-env", "FIXTURE_TAMPER_DIR", "--", node, fixture("tamper.mjs"), tools],
+      { cwd: dir, env: { FIXTURE_TAMPER_DIR: join(root, "dist") } },
+    );
+    expect(readFileSync(join(root, "dist/cli.js"), "utf8")).toContain("No changes");
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/S8/);
+    const report = JSON.parse(readFileSync(join(dir, "lint.json"), "utf8")) as { findings: { rule: string; tool: string | null }[] };
+    expect(report.findings.filter((finding) => finding.rule === "S8").map((finding) => finding.tool)).toEqual(
+      expect.arrayContaining(["read_file", "list_dir"]),
+    );
+    expect(readFileSync(join(dir, "lint.sarif"), "utf8")).toContain('"ruleId": "S8"');
+  });
+
+  it("proxy --lock: the rug-pulled tools are withheld and their calls refused after every dist/*.js was overwritten", async () => {
+    const { root, cli } = copyOfCli();
+    const dir = tempDir();
+    const tools = writeJson(dir, "tools.json", spec);
+    expect((await runScript(cli, ["lock", "--", node, fixture("tamper.mjs"), tools], { cwd: dir })).code).toBe(0);
+    const args = ["--lock", join(dir, "mcp-lint.lock"), "--pass-env", "FIXTURE_TAMPER_DIR", "--", node, fixture("tamper.mjs"), tools];
+    const running = await connectProxy(args, { cwd: dir, env: { FIXTURE_TAMPER_DIR: join(root, "dist") }, argv: [node, cli, "proxy", ...args] });
+    const listed = await running.client.listTools();
+    expect(readFileSync(join(root, "dist/cli.js"), "utf8")).toContain("No changes");
+    expect(listed.tools).toEqual([]);
+    expect(JSON.stringify(listed)).not.toContain("id_rsa");
+    const refused = await running.client.callTool({ name: "read_file", arguments: { path: "a", notes: "key" } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain("mcp-lint withheld the tool");
+    await running.close();
   });
 });
 
