@@ -95,24 +95,27 @@ export function parseJsonStrict(text: string, source: string): unknown {
   // Fast duplicate check. JSON.parse silently keeps the last copy of a repeated key, so compare
   // two counts:
   //   K = own keys summed over every object in the parsed value (what survived parsing);
-  //   T = key tokens in the text (every key as written, duplicates included).
+  //   T = colons in the text that follow a closing quote (an upper bound on the keys as written).
   // Each object in the text becomes exactly one object in the value (no reviver, no sharing), and
   // JSON.parse stores each key as an own, enumerable, string-named data property (even
-  // "__proto__"), so per object K_i = distinct keys <= T_i = key tokens, with equality exactly when
-  // that object has no repeated key (after unescaping, so "a" and "\u0061" collide). Hence K === T
-  // proves there is no duplicate anywhere; only when they differ do we pay for a tokenizing pass.
-  // The check fails safe: an undercount of K only costs that pass. An overcount could hide a
-  // duplicate, which is why countParsedKeys uses Object.keys (own keys) rather than for-in.
-  const parsed = countParsedKeys(value);
+  // "__proto__"), so per object K_i = distinct keys <= key tokens, with equality exactly when that
+  // object has no repeated key (after unescaping, so "a" and "\u0061" collide). Every key token is
+  // counted in T, and T counts nothing else but a string that starts with a colon, so
+  // K <= keys <= T, and K === T proves there is no duplicate anywhere; only when they differ do we
+  // pay for a tokenizing pass. The check fails safe both ways: an undercount of K or an overcount
+  // of T only costs that pass. An overcount of K could hide a duplicate, which is why
+  // measureParsed counts own keys only.
+  const parsed = measureParsed(value);
   if (parsed.nonFinite) throw numberOutOfRange(body, source);
-  if (parsed.keys !== countKeyTokens(body)) {
+  if (parsed.keys !== countKeyColons(body)) {
     const duplicate = findDuplicateKey(body);
     if (duplicate !== undefined) {
       const { line, column } = lineAndColumn(body, duplicate.offset);
       throw new JsonInputError(`${source}: duplicate key ${showKey(duplicate.key)} at line ${line} column ${column}; remove one copy`);
     }
-    // Unreachable if the argument above holds; the tokenizer is authoritative, so accept the value.
+    // Only a string that starts with a colon gets here; the tokenizer is authoritative, so accept the value.
   }
+  if (typeof value === "object" && value !== null) measuredDepths.set(value, parsed.depth);
   return value;
 }
 
@@ -168,20 +171,42 @@ export function maxDepth(value: unknown, limit: number): number {
 }
 
 /**
- * K in the argument above: own keys of every (non-array) object, walked iteratively. The same walk
- * notices a number JSON.parse turned into Infinity (`1e400`), which no lock or hash can hold.
+ * Nesting depth (as maxDepth counts it) of each value parseJsonStrict returned, measured in the
+ * same walk that counts its keys. A caller holding a part of such a value knows that part is no
+ * deeper, so it can skip its own depth walk (see depthOfParsed). Values are never mutated after
+ * parsing here; one that was would not be in this map, which only costs a walk.
  */
-function countParsedKeys(root: unknown): { keys: number; nonFinite: boolean } {
+const measuredDepths = new WeakMap<object, number>();
+
+/** The depth parseJsonStrict measured for a value it returned, or undefined for any other value. */
+export function depthOfParsed(value: unknown): number | undefined {
+  return typeof value === "object" && value !== null ? measuredDepths.get(value) : undefined;
+}
+
+/**
+ * K in the argument above: own keys of every (non-array) object, walked iteratively, with the
+ * nesting depth. The same walk notices a number JSON.parse turned into Infinity (`1e400`), which
+ * no lock or hash can hold.
+ */
+function measureParsed(root: unknown): { keys: number; depth: number; nonFinite: boolean } {
   let count = 0;
+  let deepest = 0;
   let nonFinite = typeof root === "number" && !Number.isFinite(root);
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
+  if (typeof root !== "object" || root === null) return { keys: 0, depth: 0, nonFinite };
+  // Containers and their depths, pushed and popped together.
+  const stack: object[] = [root];
+  const depths: number[] = [1];
+  for (;;) {
     const current = stack.pop();
-    if (typeof current !== "object" || current === null) continue;
+    const depth = depths.pop() as number;
+    if (current === undefined) return { keys: count, depth: deepest, nonFinite };
+    if (depth > deepest) deepest = depth;
     if (Array.isArray(current)) {
       for (const item of current as unknown[]) {
-        if (typeof item === "object" && item !== null) stack.push(item);
-        else if (typeof item === "number" && !Number.isFinite(item)) nonFinite = true;
+        if (typeof item === "object" && item !== null) {
+          stack.push(item);
+          depths.push(depth + 1);
+        } else if (typeof item === "number" && !Number.isFinite(item)) nonFinite = true;
       }
     } else {
       // for-in with an own-key test counts exactly the own enumerable string keys (an own
@@ -191,12 +216,13 @@ function countParsedKeys(root: unknown): { keys: number; nonFinite: boolean } {
         if (!Object.hasOwn(record, key)) continue;
         count++;
         const item = record[key];
-        if (typeof item === "object" && item !== null) stack.push(item);
-        else if (typeof item === "number" && !Number.isFinite(item)) nonFinite = true;
+        if (typeof item === "object" && item !== null) {
+          stack.push(item);
+          depths.push(depth + 1);
+        } else if (typeof item === "number" && !Number.isFinite(item)) nonFinite = true;
       }
     }
   }
-  return { keys: count, nonFinite };
 }
 
 /** The one-line error for a number too large for a double, located by the tokenizer. */
@@ -212,34 +238,26 @@ function numberOutOfRange(text: string, source: string): JsonInputError {
 }
 
 /**
- * T in the argument above: string tokens followed by optional whitespace and a colon, which in
- * valid JSON are exactly the keys. Sound only because the text already parsed: outside strings
- * there is no `"` character, so the next `"` after a string is the start of the next string; inside
- * a string, a `"` ends it exactly when preceded by an even run of backslashes (backslashes only
- * occur as escape pairs). indexOf does the scanning natively. A regex such as
- * /"[^"\\]*(?:\\.[^"\\]*)*"/g does the same job at similar speed, but V8 grows its backtrack
- * stack once per escape and throws RangeError on a string with a few million escapes.
+ * T in the argument above: colons that follow, after optional whitespace, a double quote with an
+ * even run of backslashes before it. Sound only because the text already parsed: outside strings
+ * every quote is a delimiter and a colon follows a key's closing quote; inside a string a quote is
+ * either escaped (an odd run of backslashes, since backslashes only occur as escape pairs) or the
+ * string's own opening quote. indexOf finds the colons natively; there are about as many as keys,
+ * far fewer than the quotes of every string, and no regex runs (V8 grows a regex's backtrack stack
+ * per escape and throws on a string with a few million of them).
  */
-function countKeyTokens(text: string): number {
+function countKeyColons(text: string): number {
   let count = 0;
-  let position = 0;
-  for (;;) {
-    const open = text.indexOf('"', position);
-    if (open < 0) return count;
-    let close = open;
-    for (;;) {
-      close = text.indexOf('"', close + 1);
-      if (close < 0) return count; // Unreachable for valid JSON.
-      let before = close - 1;
-      while (text.charCodeAt(before) === 0x5c) before--;
-      if ((close - 1 - before) % 2 === 0) break;
-    }
-    let next = close + 1;
-    let c = text.charCodeAt(next);
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++next);
-    if (c === 0x3a) count++;
-    position = next;
+  for (let colon = text.indexOf(":"); colon >= 0; colon = text.indexOf(":", colon + 1)) {
+    let quote = colon - 1;
+    let c = text.charCodeAt(quote);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(--quote);
+    if (c !== 0x22) continue;
+    let before = quote - 1;
+    while (text.charCodeAt(before) === 0x5c) before--;
+    if ((quote - 1 - before) % 2 === 0) count++;
   }
+  return count;
 }
 
 /**

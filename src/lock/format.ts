@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { LockFormatError } from "../errors.js";
 import { canonicalSha256, stringifyLockText } from "../json/canonical.js";
 import { jsonEqual } from "../json/equal.js";
-import { maxDepth } from "../json/parse.js";
+import { depthOfParsed, maxDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 import { type EntrySection, type Instructions, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
 import { thousands } from "../numbers.js";
@@ -206,6 +206,8 @@ export interface ParseLockOptions {
    */
   hashMismatch?: "refuse" | "repair";
   repaired?: string[];
+  /** Set inside: the whole document is known to be no deeper than MAX_DEFINITION_DEPTH. */
+  depthChecked?: boolean;
 }
 
 type Fail = (what: string) => never;
@@ -227,6 +229,8 @@ export function parseLockfile(parsed: unknown, source: string, options: ParseLoc
 /** Validate a parsed lockfile of either version strictly. */
 export function parseLockDocument(parsed: unknown, source: string, options: ParseLockOptions = {}): LockDocument {
   const fail = failFor(source);
+  // A lock parsed no deeper than a definition may be needs no depth walk per entry.
+  if ((depthOfParsed(parsed) ?? Number.POSITIVE_INFINITY) <= MAX_DEFINITION_DEPTH) options = { ...options, depthChecked: true };
   if (!isJsonObject(parsed)) return fail("not an mcp-lint lockfile (expected a JSON object)");
   const version = ownField(parsed, "lockfile_version");
   if (version === undefined) return fail('not an mcp-lint lockfile (no "lockfile_version")');
@@ -338,7 +342,7 @@ function parseEntries(value: unknown, section: string, keyField: string, fail: F
     if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) {
       return fail(`${where}: "sha256" must be 64 lowercase hex digits`);
     }
-    if (maxDepth(definition, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
+    if (options.depthChecked !== true && maxDepth(definition, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
       return fail(`${where} is nested deeper than ${MAX_DEFINITION_DEPTH} levels`);
     }
     // The hash only catches corruption or a naive hand edit; review of the diff is the real control.

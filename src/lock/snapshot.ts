@@ -2,7 +2,7 @@
 
 import { ToolListError } from "../errors.js";
 import { isJsonObject, type JsonObject, ownField } from "../json/value.js";
-import { maxDepth } from "../json/parse.js";
+import { depthOfParsed, maxDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 import { thousands } from "../numbers.js";
 
@@ -59,7 +59,7 @@ export function tooManyTools(source: string, count: number): ToolListError {
  * Check a tools array as sent by a server or file: every entry an object with a string name and
  * bounded depth. Anything else cannot be locked, so it is an error rather than a silent skip.
  */
-export function validateToolList(tools: unknown, source: string, options: { numbersChecked?: boolean } = {}): JsonObject[] {
+export function validateToolList(tools: unknown, source: string, options: { numbersChecked?: boolean; depthChecked?: boolean } = {}): JsonObject[] {
   if (!Array.isArray(tools)) {
     throw new ToolListError(`${source}: "tools" is not an array`);
   }
@@ -72,7 +72,7 @@ export function validateToolList(tools: unknown, source: string, options: { numb
     if (typeof name !== "string") {
       throw new ToolListError(`${source}: tool #${index + 1} has no string "name"`);
     }
-    if (maxDepth(tool, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
+    if (options.depthChecked !== true && maxDepth(tool, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
       throw new ToolListError(`${source}: tool ${JSON.stringify(name)} is nested deeper than ${MAX_DEFINITION_DEPTH} levels; refusing to analyse it`);
     }
     // A parsed file was checked for out-of-range numbers already; a live answer was not.
@@ -186,7 +186,8 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
   const serverInfo = body === null ? undefined : ownField(body, "serverInfo");
   const info = isJsonObject(serverInfo) ? serverInfo : null;
   const snapshot: ServerSnapshot = {
-    tools: validateToolList(tools, source, { numbersChecked: true }),
+    // A file parsed no deeper than a definition may be needs no walk per tool.
+    tools: validateToolList(tools, source, { numbersChecked: true, depthChecked: (depthOfParsed(parsed) ?? Number.POSITIVE_INFINITY) <= MAX_DEFINITION_DEPTH }),
     instructions: instructions === undefined ? { known: false } : { known: true, text: instructions || null },
     name: stringOrNull(info && ownField(info, "name")),
     version: stringOrNull(info && ownField(info, "version")),

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { JsonInputError } from "../../../src/errors.js";
 import { MAX_DEFINITION_DEPTH } from "../../../src/limits.js";
-import { decodeUtf8Strict, maxDepth, parseJsonStrict } from "../../../src/json/parse.js";
+import { decodeUtf8Strict, depthOfParsed, maxDepth, parseJsonStrict } from "../../../src/json/parse.js";
 
 /** The message parseJsonStrict throws for `text`, asserting it is a JsonInputError. */
 function failure(text: string): string {
@@ -135,6 +135,34 @@ describe("parseJsonStrict: duplicate keys", () => {
     expect(failure('{"a\\u0000":1,"a\\u0000":2}')).toMatch(/duplicate key "a\\u0000"/);
     const long = "k".repeat(100);
     expect(failure(`{"${long}":1,"${long}":2}`)).toBe(`tools.json: duplicate key "${"k".repeat(60)}"... at line 1 column 107; remove one copy`);
+  });
+
+  // The fast path counts colons after a closing quote; text built to miscount them must still be judged right.
+  const str = (value: string): string => JSON.stringify(value);
+  it("finds duplicates among strings full of quotes, colons and backslashes", () => {
+    for (const value of ['x":1', 'x\\":', "\\", ":", ' : "', '\\\\":"', '":"a":"']) {
+      expect(failure(`{"a":${str(value)},"a":2}`)).toMatch(/duplicate key "a" at line 1 column \d+;/);
+      expect(failure(`{${str(value)}:1 , ${str(value)} : 2}`)).toMatch(/duplicate key/);
+    }
+    expect(failure('{"a" \n\t:\r\n 1,"a"\n:2}')).toMatch(/duplicate key "a" at line 3/);
+  });
+
+  it("accepts strings that look like keys to a colon count (a string that starts with a colon, an escaped quote before one)", () => {
+    const values = [":x", " :y", 'q":z', '\\":', ":", ": ", ":::", '":"', "\\"];
+    for (const text of [
+      JSON.stringify(Object.fromEntries(values.map((value, i) => [`k${i}`, value]))),
+      JSON.stringify(values),
+      JSON.stringify({ [values[3] as string]: values }),
+    ]) {
+      expect(parseJsonStrict(text, "tools.json")).toEqual(JSON.parse(text));
+    }
+  });
+
+  it("records the depth it measured, for callers that skip their own walk", () => {
+    expect(depthOfParsed(parseJsonStrict('{"a":[{"b":{}}]}', "x"))).toBe(4);
+    expect(depthOfParsed(parseJsonStrict("[]", "x"))).toBe(1);
+    expect(depthOfParsed({ a: 1 })).toBeUndefined();
+    expect(depthOfParsed(parseJsonStrict("3", "x"))).toBeUndefined();
   });
 
   it("finds a duplicate 50,000 levels deep without overflowing the stack", () => {
