@@ -28,7 +28,18 @@ import { pushAll } from "../arrays.js";
 import { checkReviewTerminal, ReviewInterruptedError, reviewItems, reviewLoop, reviewSummary, withTerminalKeys } from "./review.js";
 import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
 import { type ClientIdentity, identityLabel, inPool, type LockJob, parseIdentity, parseIgnore, type ScopedName, scopedName } from "./lock-jobs.js";
-import { loadVerdictModules, lintOwnLaunch, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
+import {
+  type EarlyLaunch,
+  launchEarly,
+  loadVerdictModules,
+  lintOwnLaunch,
+  type Output,
+  readSnapshot,
+  redactorFor,
+  resolveSource,
+  type SourceFlags,
+  type VerdictModules,
+} from "./source.js";
 import type { Redactor } from "../text/redact.js";
 import type { LintFinding } from "../lint/types.js";
 
@@ -104,17 +115,47 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
       : config === null
         ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
         : await (await import("./lock-config.js")).configJobs(config, servers, process.env, flags.pidNamespace === false ? { pidNamespace: false } : {});
-  const live = jobs.some((job) => job.target !== null);
+  // Only a launched server runs here and could rewrite mcp-lint's files; a remote one cannot.
+  const live = jobs.some((job) => job.target?.kind === "stdio");
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
   // the verdict depends on is loaded before any starts. A known-bad launch is refused first of all.
-  const modules = await loadVerdictModules(live);
+  const https = jobs.some((job) => job.target?.kind === "http" && job.target.url.protocol === "https:");
+  const modules = await loadVerdictModules(live, https);
   for (const job of jobs) {
     if (job.target?.kind !== "stdio") continue;
-    await lintOwnLaunch(job.launch, flags.knownBad, modules.install, job.label === "" ? output : prefixed(output, job.label));
+    await lintOwnLaunch(job.launch, flags.knownBad, modules.install, jobOutput(output, job));
   }
+  // A single launched server starts now and boots while the lock is parsed and checked (the lock's
+  // bytes are read first: the server could rewrite the file once it runs).
+  const sole = jobs.length === 1 ? (jobs[0] as LockJob) : null;
+  const lockText = { text: await readTextIfExists(flags.lock) };
+  const early = sole?.target?.kind === "stdio" && (lockText.text !== null || !flags.check) ? await launchEarly(sole.target, jobOutput(output, sole).err) : null;
+  try {
+    return await lockWithServers(flags, output, { config, jobs, identities, ignoreRequests, acceptNames, review, lockText, early, modules });
+  } finally {
+    await early?.discard();
+  }
+}
 
+/** What runLock prepared before any server starts. */
+interface LockRunPlan {
+  config: string | null;
+  jobs: LockJob[];
+  identities: ClientIdentity[];
+  ignoreRequests: ReturnType<typeof parseIgnore>[];
+  acceptNames: ScopedName[];
+  review: boolean;
+  /** The lock's text as read before any server started; emptied once parsed, so a large lock's text is not kept. */
+  lockText: { text: string | null };
+  early: EarlyLaunch | null;
+  modules: VerdictModules;
+}
+
+async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPlan): Promise<number> {
+  const { config, jobs, identities, ignoreRequests, acceptNames, review, lockText, early, modules } = plan;
+  const jsonToStdout = flags.json === "-";
   const repaired: string[] = [];
-  const document = await readLockDocument(flags, repaired);
+  const document = parseLock(lockText, flags, repaired);
   if (repaired.length > 0) {
     output.err(
       `mcp-lint: ${neutralize(flags.lock)} was edited by hand: the sha256 of ${repaired.map((name) => showName(name)).join(", ")} did not match; comparing with the definitions as stored, and --accept will rewrite it\n`,
@@ -129,7 +170,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   }
 
   const redactor = redactorFor(mergedTargetSecrets(jobs), output);
-  const runs = await readServers(jobs, document, version, identities, flags, redactor, output);
+  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, early);
 
   const newIgnores = new Map<string | null, IgnoreRule[]>();
   for (const request of ignoreRequests) {
@@ -255,8 +296,9 @@ async function reviewChanges(
  * Read and parse the lock, or null when there is none yet (an error for --check). Its text is not
  * kept: at 10,000 tools it is tens of megabytes that a check no longer needs once parsed.
  */
-async function readLockDocument(flags: LockFlags, repaired: string[]): Promise<LockDocument | null> {
-  const text = await readTextIfExists(flags.lock);
+function parseLock(read: { text: string | null }, flags: LockFlags, repaired: string[]): LockDocument | null {
+  const text = read.text;
+  read.text = null;
   if (text === null) {
     if (flags.check) throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
     return null;
@@ -342,6 +384,7 @@ async function readServers(
   flags: LockFlags,
   redactor: Redactor,
   output: Output,
+  early: EarlyLaunch | null,
 ): Promise<ServerRun[]> {
   const progress = jobs.length > 1 && output.styles?.err.width != null ? progressLine(jobs.length, output) : null;
   try {
@@ -354,6 +397,7 @@ async function readServers(
             catalog: version === LOCKFILE_VERSION_SERVERS,
             clientInfo: identity,
             progress: jobs.length === 1,
+            early,
           });
           if (identity !== null) snapshot.readAs = identity;
           return snapshot;
@@ -550,6 +594,11 @@ function lockJsonReport(runs: readonly ServerRun[], flags: LockFlags, outcome: s
 }
 
 /** Output whose stderr lines name the server they are about. */
+/** Where one job's messages go: prefixed with its server's name when the run reads several. */
+function jobOutput(output: Output, job: LockJob): Output {
+  return job.label === "" ? output : prefixed(output, job.label);
+}
+
 function prefixed(output: Output, label: string): Output {
   return { ...output, err: (text) => output.err(text.replace(/^mcp-lint: /, `mcp-lint: ${label}: `)) };
 }
