@@ -4,7 +4,7 @@
 // (2) spawns-setsid.mjs starts a grandchild in a session of its own, out of the server's process
 // group; it must not survive `lock`. The tree is found by the test's folder in every argv: inside
 // the server's PID namespace its own pids are not the host's.
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, repo, tempDir, writeJson } from "./helpers.js";
@@ -116,6 +116,25 @@ describe("a server that rewrites mcp-lint's own files", () => {
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain("mcp-lint withheld the tool");
     await running.close();
+  });
+});
+
+// A single server starts before the lock is parsed (it boots meanwhile): a lock that turns out to
+// be broken must still end in one line and exit 2, with nothing of the server left running.
+describe("a broken lock found after the server started", () => {
+  it.each([
+    ["invalid JSON", '{"lockfile_version": 1,'],
+    ["a duplicate key", '{"lockfile_version": 1, "lockfile_version": 1}'],
+    ["not a lock", "[]"],
+  ])("%s: exit 2, one line naming the lock, and the server is gone", async (_what, text) => {
+    const dir = tempDir();
+    const lock = join(dir, "broken.lock");
+    writeFileSync(lock, text);
+    // A marker argument (ignored by the server) finds its processes afterwards.
+    const result = await runScript(cliPath, ["lock", "--check", "--lock", lock, "--", node, fixture("slow-start.mjs"), "3000", dir], { cwd: dir });
+    expect(result.code, result.stderr).toBe(2);
+    expect(expectOneLineError(result.stderr)).toContain("broken.lock");
+    expect(await waitUnmarked(dir, 5000)).toEqual([]);
   });
 });
 
