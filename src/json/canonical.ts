@@ -1,6 +1,8 @@
 /** RFC 8785 (JCS) canonical JSON, its SHA-256, and the lockfile's deterministic pretty-printed text form. */
 
-import { createHash } from "node:crypto";
+// crypto.hash (Node 20.12+) hashes a string in one call, about twice as fast as a Hash object per
+// definition: a 10,000-tool lock is hashed entry by entry.
+import { hash } from "node:crypto";
 
 /** RFC 8785 JSON Canonicalization Scheme serialization of a JSON value. */
 export function canonicalize(value: unknown): string {
@@ -10,7 +12,7 @@ export function canonicalize(value: unknown): string {
 /** Lowercase hex SHA-256 of the UTF-8 bytes of canonicalize(value). */
 export function canonicalSha256(value: unknown): string {
   // canonicalize never emits a lone surrogate (see quoteJcs), so UTF-8 encoding is lossless.
-  return createHash("sha256").update(serialize(value, false), "utf8").digest("hex");
+  return hash("sha256", serialize(value, false), "hex");
 }
 
 /** Pretty, deterministic text: keys sorted like JCS (UTF-16 code units), 2-space indent, every non-ASCII character (and DEL 0x7f) written as a \uXXXX escape (surrogate pairs as two escapes), trailing newline. */

@@ -1,6 +1,6 @@
 /** The lockfile format (v1: one server; v2: servers by name): building it from snapshots, its canonical text, and strict validation. Pure. */
 
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { LockFormatError } from "../errors.js";
 import { canonicalSha256, stringifyLockText } from "../json/canonical.js";
 import { jsonEqual } from "../json/equal.js";
@@ -178,7 +178,7 @@ function instructionsObject(lock: Lockfile): JsonObject {
 }
 
 function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 function entriesToObject(entries: Map<string, LockedEntry>): JsonObject {
