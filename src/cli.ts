@@ -2,6 +2,9 @@
 /** Command-line entry: parse flags with cac, run a command, map expected failures to one line and exit 2. */
 
 import { readFileSync } from "node:fs";
+import nodeModule from "node:module";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { cac } from "cac";
 import { didYouMean } from "./cli/suggest.js";
 import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
@@ -22,6 +25,22 @@ function packageVersion(): string {
   const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
   const version = (JSON.parse(text) as { version?: unknown }).version;
   return typeof version === "string" ? version : "0.0.0";
+}
+
+/**
+ * Node 22.1+ can keep the compiled code of the chunks a command loads between runs (about 7% of a
+ * `lock --check --url` on Node 24 here); Node 20 has no such cache. It goes in the user's own cache
+ * folder, never Node's default in the shared temporary folder, where another user could plant
+ * compiled code. NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE=DIR moves it.
+ */
+function enableCompileCache(): void {
+  const enable = (nodeModule as { enableCompileCache?: (directory?: string) => unknown }).enableCompileCache;
+  if (enable === undefined) return;
+  try {
+    enable(process.env.NODE_COMPILE_CACHE ? undefined : join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "mcp-lint", "node-compile-cache"));
+  } catch {
+    // A cache is only an optimisation.
+  }
 }
 
 /** Run the CLI with the given arguments (without `node` and the script); returns the exit code. */
@@ -491,6 +510,8 @@ const output: Output = {
   },
   styles: { out: styleFor(process.stdout, process.env), err: styleFor(process.stderr, process.env) },
 };
+
+enableCompileCache();
 
 main(process.argv.slice(2), output).then(
   (code) => {
