@@ -1,5 +1,6 @@
 /** Connect to a remote MCP server over Streamable HTTP (falling back to the older SSE transport) and read it. */
 
+import { exportsOf } from "../interop.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -104,8 +105,7 @@ export async function preloadProxyFetch(): Promise<void> {
 
 /** undici's exports, whether the module arrives as Node loads it or as a bundle chunk (a CommonJS module there is its default export only). */
 async function loadUndici(): Promise<typeof import("undici")> {
-  const loaded = (await import("undici")) as typeof import("undici") & { default?: typeof import("undici") };
-  return typeof loaded.EnvHttpProxyAgent === "function" ? loaded : (loaded.default as typeof import("undici"));
+  return exportsOf((await import("undici")) as typeof import("undici") & { default?: typeof import("undici") }, "EnvHttpProxyAgent");
 }
 
 /**

@@ -8,14 +8,21 @@ import { createRequire } from "node:module";
  * is loaded on first use rather than on every start: the commit hook runs mcp-lint on every commit.
  */
 const requireModule = createRequire(import.meta.url);
+let jsoncModule: typeof import("jsonc-parser") | null = null;
 function jsonc(): typeof import("jsonc-parser") {
-  return requireModule("jsonc-parser") as typeof import("jsonc-parser");
+  jsoncModule ??= requireModule("jsonc-parser") as typeof import("jsonc-parser");
+  return jsoncModule;
 }
 import { JsonInputError } from "../errors.js";
+import { exportsOf } from "../interop.js";
 
-/** Load the slow-path JSON tools now (before a server that could tamper with files runs). */
+/**
+ * Load the slow-path JSON tools now (before a server that could tamper with files runs). The
+ * dynamic import is bundled into the CLI's chunks; require() on first use reads node_modules.
+ */
 export async function preloadJsonTools(): Promise<void> {
-  jsonc();
+  const loaded = (await import("jsonc-parser")) as typeof import("jsonc-parser") & { default?: typeof import("jsonc-parser") };
+  jsoncModule ??= exportsOf(loaded, "createScanner");
 }
 
 // jsonc-parser declares its SyntaxKind / ParseErrorCode as ambient `const enum`s, which

@@ -1,6 +1,7 @@
 /** Word-level diffs of text the model reads: every edit as a hunk, none cut short. Pure. */
 
 import { createRequire } from "node:module";
+import { exportsOf } from "../interop.js";
 
 // The diff library is needed only when a text changed; most runs never load it.
 const requireModule = createRequire(import.meta.url);
@@ -11,9 +12,13 @@ function diffWordsWithSpace(before: string, after: string, options: { maxEditLen
   return wordDiff(before, after, options);
 }
 
-/** Load the diff library now: a launched server could rewrite node_modules before a text changes. */
-export function preloadWordDiff(): void {
-  wordDiff ??= (requireModule("diff") as { diffWordsWithSpace: WordDiff }).diffWordsWithSpace;
+/**
+ * Load the diff library now: a launched server could rewrite node_modules before a text changes.
+ * The dynamic import is bundled into the CLI's chunks (require() on first use reads node_modules).
+ */
+export async function preloadWordDiff(): Promise<void> {
+  const loaded = (await import("diff")) as unknown as { diffWordsWithSpace: WordDiff; default?: { diffWordsWithSpace: WordDiff } };
+  wordDiff ??= exportsOf(loaded, "diffWordsWithSpace").diffWordsWithSpace;
 }
 
 /** One edit between two texts. */

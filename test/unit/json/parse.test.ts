@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { JsonInputError } from "../../../src/errors.js";
 import { MAX_DEFINITION_DEPTH } from "../../../src/limits.js";
-import { decodeUtf8Strict, depthOfParsed, maxDepth, parseJsonStrict } from "../../../src/json/parse.js";
+import { decodeUtf8Strict, depthOfParsed, maxDepth, parseJsonStrict, preloadJsonTools } from "../../../src/json/parse.js";
 
 /** The message parseJsonStrict throws for `text`, asserting it is a JsonInputError. */
 function failure(text: string): string {
@@ -156,6 +156,12 @@ describe("parseJsonStrict: duplicate keys", () => {
     ]) {
       expect(parseJsonStrict(text, "tools.json")).toEqual(JSON.parse(text));
     }
+  });
+
+  it("works the same after preloadJsonTools, as a live run loads the tokenizer (an import, not require)", async () => {
+    await preloadJsonTools();
+    expect(failure('{"a":1,"a":2}')).toMatch(/duplicate key "a" at line 1 column 8;/);
+    expect(failure('{"a":1,}')).toMatch(/trailing comma/);
   });
 
   it("records the depth it measured, for callers that skip their own walk", () => {
