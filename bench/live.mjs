@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import { generateServerFile } from "./gen-tools.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const cli = join(repo, "dist", "cli.js");
+// MCP_LINT_CLI=/path/to/cli.js measures another build (default: <repo>/dist/cli.js).
+const cli = process.env.MCP_LINT_CLI ? resolve(process.env.MCP_LINT_CLI) : join(repo, "dist", "cli.js");
 const server = join(repo, "test", "fixtures", "servers", "from-file.mjs");
 const option = (name, fallback) => {
   const i = process.argv.indexOf(name);

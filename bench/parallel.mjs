@@ -16,7 +16,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const cli = join(repo, "dist", "cli.js");
+// MCP_LINT_CLI=/path/to/cli.js measures another build (default: <repo>/dist/cli.js).
+const cli = process.env.MCP_LINT_CLI ? resolve(process.env.MCP_LINT_CLI) : join(repo, "dist", "cli.js");
 const fixture = join(repo, "test", "fixtures", "servers", "live", "http-server.mjs");
 const option = (name, fallback) => {
   const i = process.argv.indexOf(name);
