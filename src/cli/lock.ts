@@ -593,12 +593,12 @@ function lockJsonReport(runs: readonly ServerRun[], flags: LockFlags, outcome: s
   };
 }
 
-/** Output whose stderr lines name the server they are about. */
 /** Where one job's messages go: prefixed with its server's name when the run reads several. */
 function jobOutput(output: Output, job: LockJob): Output {
   return job.label === "" ? output : prefixed(output, job.label);
 }
 
+/** Output whose stderr lines name the server they are about. */
 function prefixed(output: Output, label: string): Output {
   return { ...output, err: (text) => output.err(text.replace(/^mcp-lint: /, `mcp-lint: ${label}: `)) };
 }

@@ -4,7 +4,7 @@ import { redactSnapshot } from "../connect/redact.js";
 import { makeRedactor, type Redactor } from "../text/redact.js";
 import type { OpenSession } from "../connect/session.js";
 import { resolveTarget, type StdioTarget, type Target } from "../connect/target.js";
-import type { LaunchedServer } from "../connect/launch.js";
+import type { Launch } from "../connect/launch.js";
 import { KnownBadRefusal, UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/index.js";
 import { preloadJsonTools } from "../json/parse.js";
@@ -158,7 +158,7 @@ export interface ReadOptions {
  * (the preparation failed).
  */
 export interface EarlyLaunch {
-  take: () => { server: LaunchedServer; running: Promise<void> } | null;
+  take: () => Launch | null;
   discard: () => Promise<void>;
 }
 
@@ -184,7 +184,7 @@ export async function launchEarly(target: StdioTarget & Target, warn: (text: str
   };
 }
 
-async function startStdio(target: StdioTarget & Target, warn: (text: string) => void): Promise<{ server: LaunchedServer; running: Promise<void> }> {
+async function startStdio(target: StdioTarget & Target, warn: (text: string) => void): Promise<Launch> {
   const { launchStdioServer } = await import("../connect/launch.js");
   for (const name of target.unset) {
     warn(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);

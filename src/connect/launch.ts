@@ -16,6 +16,12 @@ export interface LaunchedServer {
   stderrTail: () => string;
 }
 
+/** A launch: the server, and when its process runs (rejected if it cannot start). */
+export interface Launch {
+  server: LaunchedServer;
+  running: Promise<void>;
+}
+
 /**
  * Spawn the server in a PID namespace of its own where the machine allows one (else in its own
  * process group, with one warning per run unless the target opted out) with the SDK's minimal safe
@@ -31,7 +37,7 @@ export function launchStdioServer(
   warn: (line: string) => void = (line) => {
     if (!process.stderr.destroyed) process.stderr.write(line);
   },
-): { server: LaunchedServer; running: Promise<void> } {
+): Launch {
   let tail = "";
   const transport = new ProcessGroupTransport({
     command: target.command,

@@ -190,6 +190,11 @@ export function depthOfParsed(value: unknown): number | undefined {
   return typeof value === "object" && value !== null ? measuredDepths.get(value) : undefined;
 }
 
+/** Whether `value` came from parseJsonStrict no deeper than `limit`, so no part of it is deeper either. */
+export function parsedWithinDepth(value: unknown, limit: number): boolean {
+  return (depthOfParsed(value) ?? Number.POSITIVE_INFINITY) <= limit;
+}
+
 /**
  * K in the argument above: own keys of every (non-array) object, walked iteratively, with the
  * nesting depth. The same walk notices a number JSON.parse turned into Infinity (`1e400`), which

@@ -2,7 +2,7 @@
 
 import type { Severity } from "../lock/kinds.js";
 import { type Carrier, type Comment, comments, hiddenViews, mixedScriptWords } from "./hidden-views.js";
-import { findPhrases, type PhraseKind } from "./phrases.js";
+import { DETAILED_MATCHES, findPhrases, type PhraseKind } from "./phrases.js";
 import type { HiddenKind } from "./types.js";
 
 /**
@@ -319,9 +319,6 @@ const ENV_ACCESS =
   /\b(?:read|reads|cat|open|send|upload|include|pass|attach|copy|print|output|share|post|forward|dump|leak|export|extract|contents?|encoding|encoded|encode)\b/i;
 const NEEDS_ACCESS: ReadonlySet<string> = new Set([".env", "keychain"]);
 const CONTENT_BEFORE = /\b(?:contents|content|text|value|data|body|dump|raw|copy|verbatim)\b/i;
-
-/** Matches of one kind read in full (subject words, a content word before); the rest are counted. */
-const DETAILED_MATCHES = 64;
 
 /** References to credential files and to the client's MCP configuration, by name. */
 function scanFileReferences(text: string, hits: HiddenHit[], carrier: Carrier | undefined): void {

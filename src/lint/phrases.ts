@@ -439,8 +439,8 @@ export interface PhraseHit {
 /** Words that ask for a secret's content rather than name it ("the contents of", "paste the text of"). */
 const CONTENT = set("contents content text value data body dump raw copy verbatim");
 
-/** Matches of a kind whose subjects are merged; past it they only count. */
-const DETAILED_MATCHES = 64;
+/** Matches of one kind read in full (subjects merged, context read); past it they only count. */
+export const DETAILED_MATCHES = 64;
 const CHUNK = 65_536;
 const OVERLAP = 4_096;
 const MAX_COUNT = 10_000;

@@ -4,7 +4,7 @@ import { hash } from "node:crypto";
 import { LockFormatError } from "../errors.js";
 import { canonicalSha256, stringifyLockText } from "../json/canonical.js";
 import { jsonEqual } from "../json/equal.js";
-import { depthOfParsed, maxDepth } from "../json/parse.js";
+import { maxDepth, parsedWithinDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 import { type EntrySection, type Instructions, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
 import { thousands } from "../numbers.js";
@@ -206,9 +206,10 @@ export interface ParseLockOptions {
    */
   hashMismatch?: "refuse" | "repair";
   repaired?: string[];
-  /** Set inside: the whole document is known to be no deeper than MAX_DEFINITION_DEPTH. */
-  depthChecked?: boolean;
 }
+
+/** ParseLockOptions as passed down inside, with whether the whole document is known to be no deeper than a definition may be. */
+type EntryOptions = ParseLockOptions & { depthChecked: boolean };
 
 type Fail = (what: string) => never;
 
@@ -230,13 +231,13 @@ export function parseLockfile(parsed: unknown, source: string, options: ParseLoc
 export function parseLockDocument(parsed: unknown, source: string, options: ParseLockOptions = {}): LockDocument {
   const fail = failFor(source);
   // A lock parsed no deeper than a definition may be needs no depth walk per entry.
-  if ((depthOfParsed(parsed) ?? Number.POSITIVE_INFINITY) <= MAX_DEFINITION_DEPTH) options = { ...options, depthChecked: true };
+  const entryOptions: EntryOptions = { ...options, depthChecked: parsedWithinDepth(parsed, MAX_DEFINITION_DEPTH) };
   if (!isJsonObject(parsed)) return fail("not an mcp-lint lockfile (expected a JSON object)");
   const version = ownField(parsed, "lockfile_version");
   if (version === undefined) return fail('not an mcp-lint lockfile (no "lockfile_version")');
   if (version === LOCKFILE_VERSION) {
     checkKeys(parsed, V1_TOP_KEYS, V1_REQUIRED_TOP_KEYS, "the lockfile", fail);
-    const lock = parseServerEntry(parsed, LOCKFILE_VERSION, "", source, options, fail);
+    const lock = parseServerEntry(parsed, LOCKFILE_VERSION, "", source, entryOptions, fail);
     return { version: LOCKFILE_VERSION, lock };
   }
   if (version === LOCKFILE_VERSION_SERVERS) {
@@ -249,7 +250,7 @@ export function parseLockDocument(parsed: unknown, source: string, options: Pars
       const where = `servers entry ${JSON.stringify(name)}`;
       if (!isJsonObject(entry)) return fail(`${where} must be an object`);
       checkKeys(entry, V2_SERVER_KEYS, V2_REQUIRED_SERVER_KEYS, where, fail);
-      servers.set(name, parseServerEntry(entry, LOCKFILE_VERSION_SERVERS, `${where}: `, source, options, fail));
+      servers.set(name, parseServerEntry(entry, LOCKFILE_VERSION_SERVERS, `${where}: `, source, entryOptions, fail));
     }
     return { version: LOCKFILE_VERSION_SERVERS, servers };
   }
@@ -259,7 +260,7 @@ export function parseLockDocument(parsed: unknown, source: string, options: Pars
 }
 
 /** One server's part: the whole file in v1, one `servers` entry in v2. `at` prefixes messages. */
-function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: string, source: string, options: ParseLockOptions, fail: Fail): Lockfile {
+function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: string, source: string, options: EntryOptions, fail: Fail): Lockfile {
   const server = ownField(parsed, "server");
   if (!isJsonObject(server)) return fail(`${at}"server" must be an object`);
   checkKeys(server, SERVER_KEYS, SERVER_KEYS, `${at}"server"`, fail);
@@ -323,7 +324,7 @@ function parseReadAs(value: unknown, at: string, fail: Fail): Lockfile["readAs"]
   return { name, version };
 }
 
-function parseEntries(value: unknown, section: string, keyField: string, fail: Fail, source: string, options: ParseLockOptions): Map<string, LockedEntry> {
+function parseEntries(value: unknown, section: string, keyField: string, fail: Fail, source: string, options: EntryOptions): Map<string, LockedEntry> {
   if (!isJsonObject(value)) return fail(`"${section}" must be an object keyed by ${keyField}`);
   const names = Object.keys(value);
   // No list over MAX_TOOLS is ever locked; a lock holding more was not written by mcp-lint.
@@ -342,7 +343,7 @@ function parseEntries(value: unknown, section: string, keyField: string, fail: F
     if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) {
       return fail(`${where}: "sha256" must be 64 lowercase hex digits`);
     }
-    if (options.depthChecked !== true && maxDepth(definition, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
+    if (!options.depthChecked && maxDepth(definition, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
       return fail(`${where} is nested deeper than ${MAX_DEFINITION_DEPTH} levels`);
     }
     // The hash only catches corruption or a naive hand edit; review of the diff is the real control.

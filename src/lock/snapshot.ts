@@ -2,7 +2,7 @@
 
 import { ToolListError } from "../errors.js";
 import { isJsonObject, type JsonObject, ownField } from "../json/value.js";
-import { depthOfParsed, maxDepth } from "../json/parse.js";
+import { maxDepth, parsedWithinDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 import { thousands } from "../numbers.js";
 
@@ -187,7 +187,7 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
   const info = isJsonObject(serverInfo) ? serverInfo : null;
   const snapshot: ServerSnapshot = {
     // A file parsed no deeper than a definition may be needs no walk per tool.
-    tools: validateToolList(tools, source, { numbersChecked: true, depthChecked: (depthOfParsed(parsed) ?? Number.POSITIVE_INFINITY) <= MAX_DEFINITION_DEPTH }),
+    tools: validateToolList(tools, source, { numbersChecked: true, depthChecked: parsedWithinDepth(parsed, MAX_DEFINITION_DEPTH) }),
     instructions: instructions === undefined ? { known: false } : { known: true, text: instructions || null },
     name: stringOrNull(info && ownField(info, "name")),
     version: stringOrNull(info && ownField(info, "version")),
