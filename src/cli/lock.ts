@@ -2,6 +2,7 @@
 
 import { jsonEqual } from "../json/equal.js";
 import { parseJsonStrict } from "../json/parse.js";
+import { type DeferredLock, readLockDeferred } from "../lock/deferred.js";
 import { checkExitCode, compareSnapshot, type FailOn } from "../lock/engine.js";
 import {
   type IgnoreRule,
@@ -155,7 +156,7 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
   const { config, jobs, identities, ignoreRequests, acceptNames, review, lockText, early, modules } = plan;
   const jsonToStdout = flags.json === "-";
   const repaired: string[] = [];
-  const document = parseLock(lockText, flags, repaired);
+  const { document, settle } = parseLock(lockText, flags, repaired);
   if (repaired.length > 0) {
     output.err(
       `mcp-lint: ${neutralize(flags.lock)} was edited by hand: the sha256 of ${repaired.map((name) => showName(name)).join(", ")} did not match; comparing with the definitions as stored, and --accept will rewrite it\n`,
@@ -170,7 +171,7 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
   }
 
   const redactor = redactorFor(mergedTargetSecrets(jobs), output);
-  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, early);
+  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, early, settle);
 
   const newIgnores = new Map<string | null, IgnoreRule[]>();
   for (const request of ignoreRequests) {
@@ -294,16 +295,22 @@ async function reviewChanges(
 
 /**
  * Read and parse the lock, or null when there is none yet (an error for --check). Its text is not
- * kept: at 10,000 tools it is tens of megabytes that a check no longer needs once parsed.
+ * kept: at 10,000 tools it is tens of megabytes that a check no longer needs once parsed. A check
+ * of a large lock reads its tools entries later, one by one against the served tools (`settle`,
+ * lock/deferred.ts), so the whole lock is never in memory as objects.
  */
-function parseLock(read: { text: string | null }, flags: LockFlags, repaired: string[]): LockDocument | null {
+function parseLock(read: { text: string | null }, flags: LockFlags, repaired: string[]): { document: LockDocument | null; settle: DeferredLock["settle"] } {
   const text = read.text;
   read.text = null;
   if (text === null) {
     if (flags.check) throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
-    return null;
+    return { document: null, settle: () => {} };
   }
-  return parseLockDocument(parseJsonStrict(text, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {});
+  if (flags.check) return readLockDeferred(text, flags.lock);
+  return {
+    document: parseLockDocument(parseJsonStrict(text, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {}),
+    settle: () => {},
+  };
 }
 
 function checkLockFlags(flags: LockFlags, config: string | null, servers: readonly string[], acceptTools: readonly string[], ignores: readonly string[]): void {
@@ -385,6 +392,7 @@ async function readServers(
   redactor: Redactor,
   output: Output,
   early: EarlyLaunch | null,
+  settle: DeferredLock["settle"],
 ): Promise<ServerRun[]> {
   const progress = jobs.length > 1 && output.styles?.err.width != null ? progressLine(jobs.length, output) : null;
   try {
@@ -413,6 +421,7 @@ async function readServers(
         others.push({ identity, snapshot: await read(identity) });
       }
       progress?.tick();
+      if (previous !== null) settle(previous, snapshot.tools);
       const changes = compareSnapshot(snapshot, previous);
       const hidden = lockHiddenText(snapshot, previous, changes, flags.check);
       const notes = await notesFor(snapshot, previous, changes);

@@ -36,3 +36,50 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const key in right) if (Object.hasOwn(right, key)) keys--;
   return keys === 0;
 }
+
+/**
+ * The number of own keys, summed over every object, of two equal JSON values, or -1 when they
+ * differ. Equal values have the same keys at every level, so one walk both compares them and
+ * counts what the other's text must hold (see lock/deferred.ts).
+ */
+export function equalKeyCount(a: unknown, b: unknown): number {
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a === b ? 0 : -1;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return -1;
+    let total = 0;
+    for (let i = 0; i < a.length; i++) {
+      const x: unknown = a[i];
+      const y: unknown = b[i];
+      if (typeof x !== "object" || x === null) {
+        if (x !== y) return -1;
+        continue;
+      }
+      const inner = equalKeyCount(x, y);
+      if (inner < 0) return -1;
+      total += inner;
+    }
+    return total;
+  }
+  if (Array.isArray(b)) return -1;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let keys = 0;
+  let total = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key)) continue;
+    if (!Object.hasOwn(right, key)) return -1;
+    const x = left[key];
+    const y = right[key];
+    keys++;
+    if (typeof x !== "object" || x === null) {
+      if (x !== y) return -1;
+      continue;
+    }
+    const inner = equalKeyCount(x, y);
+    if (inner < 0) return -1;
+    total += inner;
+  }
+  let rightKeys = 0;
+  for (const key in right) if (Object.hasOwn(right, key)) rightKeys++;
+  return rightKeys === keys ? total + keys : -1;
+}

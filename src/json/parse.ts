@@ -258,7 +258,7 @@ function numberOutOfRange(text: string, source: string): JsonInputError {
  * far fewer than the quotes of every string, and no regex runs (V8 grows a regex's backtrack stack
  * per escape and throws on a string with a few million of them).
  */
-function countKeyColons(text: string): number {
+export function countKeyColons(text: string): number {
   let count = 0;
   for (let colon = text.indexOf(":"); colon >= 0; colon = text.indexOf(":", colon + 1)) {
     let quote = colon - 1;

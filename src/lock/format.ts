@@ -208,8 +208,17 @@ export interface ParseLockOptions {
   repaired?: string[];
 }
 
+/**
+ * Where a lock read entry by entry (lock/deferred.ts) takes the tools entries it cut out of the
+ * text: `claim` is told each numeric stand-in found where a tools entry belongs, and must refuse
+ * (throw) any number that is not its own.
+ */
+export interface DeferredEntries {
+  claim(entries: Map<string, LockedEntry>, index: number, name: string, section: string): void;
+}
+
 /** ParseLockOptions as passed down inside, with whether the whole document is known to be no deeper than a definition may be. */
-type EntryOptions = ParseLockOptions & { depthChecked: boolean };
+type EntryOptions = ParseLockOptions & { depthChecked: boolean; deferred?: DeferredEntries };
 
 type Fail = (what: string) => never;
 
@@ -229,9 +238,16 @@ export function parseLockfile(parsed: unknown, source: string, options: ParseLoc
 
 /** Validate a parsed lockfile of either version strictly. */
 export function parseLockDocument(parsed: unknown, source: string, options: ParseLockOptions = {}): LockDocument {
+  return parseDocument(parsed, source, { ...options, depthChecked: parsedWithinDepth(parsed, MAX_DEFINITION_DEPTH) });
+}
+
+/** parseLockDocument for a lock whose tools entries were cut out of the text and stand as numbers (lock/deferred.ts). */
+export function parseLockSkeleton(parsed: unknown, source: string, deferred: DeferredEntries): LockDocument {
+  return parseDocument(parsed, source, { depthChecked: parsedWithinDepth(parsed, MAX_DEFINITION_DEPTH), deferred });
+}
+
+function parseDocument(parsed: unknown, source: string, entryOptions: EntryOptions): LockDocument {
   const fail = failFor(source);
-  // A lock parsed no deeper than a definition may be needs no depth walk per entry.
-  const entryOptions: EntryOptions = { ...options, depthChecked: parsedWithinDepth(parsed, MAX_DEFINITION_DEPTH) };
   if (!isJsonObject(parsed)) return fail("not an mcp-lint lockfile (expected a JSON object)");
   const version = ownField(parsed, "lockfile_version");
   if (version === undefined) return fail('not an mcp-lint lockfile (no "lockfile_version")');
@@ -328,38 +344,69 @@ function parseEntries(value: unknown, section: string, keyField: string, fail: F
   if (!isJsonObject(value)) return fail(`"${section}" must be an object keyed by ${keyField}`);
   const names = Object.keys(value);
   // No list over MAX_TOOLS is ever locked; a lock holding more was not written by mcp-lint.
-  if (section.endsWith("tools") && names.length > MAX_TOOLS)
+  const tools = section.endsWith("tools");
+  if (tools && names.length > MAX_TOOLS)
     return fail(`"${section}" holds ${thousands(names.length)} tools, more than the ${thousands(MAX_TOOLS)} mcp-lint locks`);
   const entries = new Map<string, LockedEntry>();
   for (const name of names) {
-    const where = `${section} entry ${JSON.stringify(name)}`;
     const entry = value[name];
-    if (!isJsonObject(entry)) return fail(`${where} must be an object`);
-    checkKeys(entry, ENTRY_KEYS, ENTRY_KEYS, where, fail);
-    const definition = ownField(entry, "definition");
-    const sha256 = ownField(entry, "sha256");
-    if (!isJsonObject(definition)) return fail(`${where}: "definition" must be an object`);
-    if (ownField(definition, keyField) !== name) return fail(`${where}: the definition's "${keyField}" differs from its key`);
-    if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) {
-      return fail(`${where}: "sha256" must be 64 lowercase hex digits`);
+    if (tools && options.deferred !== undefined && typeof entry === "number") {
+      // A tools entry cut out of the text (see lock/deferred.ts): it keeps its place in the map and is read later.
+      options.deferred.claim(entries, entry, name, section);
+      entries.set(name, UNSETTLED);
+      continue;
     }
-    if (!options.depthChecked && maxDepth(definition, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
-      return fail(`${where} is nested deeper than ${MAX_DEFINITION_DEPTH} levels`);
-    }
-    // The hash only catches corruption or a naive hand edit; review of the diff is the real control.
-    if (!hashMatches(definition, sha256)) {
-      if (options.hashMismatch === "repair") {
-        options.repaired?.push(name);
-        entries.set(name, { sha256: definitionSha256(definition), definition });
-        continue;
-      }
-      throw new LockFormatError(
-        `${source}: ${where}: "sha256" does not match the definition (edited by hand?); review the lock's diff, then run "mcp-lint lock --accept" to compare with the server and rewrite it`,
-      );
-    }
-    entries.set(name, { sha256, definition });
+    entries.set(name, parseLockedEntry(entry, name, section, keyField, source, options));
   }
   return entries;
+}
+
+/** What stands in the map for a tools entry that is cut out of the text and not read yet; reading it is a bug. */
+const UNSETTLED: LockedEntry = Object.freeze({
+  sha256: "",
+  get definition(): JsonObject {
+    throw new Error("internal error: a lock entry was read before it was settled against the server");
+  },
+});
+
+/**
+ * One entry of a section (`{ "definition": ..., "sha256": ... }`), validated strictly: exact keys,
+ * the definition's key field equal to its name, depth, and a hash that matches (or, with
+ * `hashMismatch: "repair"`, rehashed and named in `repaired`).
+ */
+export function parseLockedEntry(
+  entry: unknown,
+  name: string,
+  section: string,
+  keyField: string,
+  source: string,
+  options: ParseLockOptions & { depthChecked: boolean },
+): LockedEntry {
+  const fail = failFor(source);
+  const where = `${section} entry ${JSON.stringify(name)}`;
+  if (!isJsonObject(entry)) return fail(`${where} must be an object`);
+  checkKeys(entry, ENTRY_KEYS, ENTRY_KEYS, where, fail);
+  const definition = ownField(entry, "definition");
+  const sha256 = ownField(entry, "sha256");
+  if (!isJsonObject(definition)) return fail(`${where}: "definition" must be an object`);
+  if (ownField(definition, keyField) !== name) return fail(`${where}: the definition's "${keyField}" differs from its key`);
+  if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) {
+    return fail(`${where}: "sha256" must be 64 lowercase hex digits`);
+  }
+  if (!options.depthChecked && maxDepth(definition, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
+    return fail(`${where} is nested deeper than ${MAX_DEFINITION_DEPTH} levels`);
+  }
+  // The hash only catches corruption or a naive hand edit; review of the diff is the real control.
+  if (!hashMatches(definition, sha256)) {
+    if (options.hashMismatch === "repair") {
+      options.repaired?.push(name);
+      return { sha256: definitionSha256(definition), definition };
+    }
+    throw new LockFormatError(
+      `${source}: ${where}: "sha256" does not match the definition (edited by hand?); review the lock's diff, then run "mcp-lint lock --accept" to compare with the server and rewrite it`,
+    );
+  }
+  return { sha256, definition };
 }
 
 function checkKeys(object: JsonObject, allowed: readonly string[], required: readonly string[], where: string, fail: Fail): void {
