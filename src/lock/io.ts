@@ -11,8 +11,37 @@ export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 /** Read a file as strict UTF-8 text, or null when it does not exist. */
 export async function readTextIfExists(path: string): Promise<string | null> {
+  const text = await readLargeText(path);
+  if (text !== undefined) return text;
   const read = await readBytesIfExists(path);
   return read === null ? null : read.text;
+}
+
+/** Files at least this large are decoded by Node as they are read (readLargeText). */
+const LARGE_TEXT_BYTES = 1024 * 1024;
+
+/**
+ * A large file's text, decoded as Node reads it, so no buffer of its bytes is left for the garbage
+ * collector (a 27 MB lock's bytes would otherwise stay in memory beside its text). Node's decoder
+ * replaces invalid UTF-8 with U+FFFD: a text holding that character is read again strictly, which
+ * names the bad byte or keeps a real U+FFFD. Undefined means "read it the ordinary way".
+ */
+async function readLargeText(path: string): Promise<string | undefined> {
+  let info: Stats;
+  try {
+    info = await stat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile() || info.size < LARGE_TEXT_BYTES || info.size > MAX_INPUT_BYTES) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (text.includes("\uFFFD")) return undefined;
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A file's bytes as read, and its text (strict UTF-8, one leading BOM removed). */
