@@ -25,7 +25,13 @@ export function folderUri(folder) {
  * value: the input is not changed.
  */
 export function rebaseSarif(log, prefix) {
-  const visit = (value) => {
+  if (prefix === "") return log;
+  // mcp-lint writes URIs from the git work tree root when there is one, which is where code
+  // scanning resolves them: only a log based on the folder it ran in is moved to the workspace.
+  const runs = log.runs.map((run) => (runBase(run) === "git-root" ? run : withoutBase(visit(run))));
+  return { ...log, runs };
+
+  function visit(value) {
     if (Array.isArray(value)) return value.map(visit);
     if (value === null || typeof value !== "object") return value;
     // A null-prototype copy: a `__proto__` key stays an ordinary key.
@@ -34,8 +40,21 @@ export function rebaseSarif(log, prefix) {
     const relativeUri = typeof out.uri === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(out.uri) && !out.uri.startsWith("/");
     if (out.uriBaseId === "%SRCROOT%" && relativeUri) out.uri = `${prefix}${out.uri}`;
     return out;
-  };
-  return prefix === "" ? log : visit(log);
+  }
+}
+
+/** Which folder a run's relative URIs start from, as mcp-lint records it ("git-root" or "working-directory"), or null. */
+function runBase(run) {
+  const base = run?.originalUriBaseIds?.["%SRCROOT%"];
+  const kind = base?.properties?.["mcpLint/base"];
+  return typeof kind === "string" ? kind : null;
+}
+
+/** A rebased run no longer starts from the folder its base names; code scanning reads relative URIs from the repository root. */
+function withoutBase(run) {
+  if (run === null || typeof run !== "object" || run.originalUriBaseIds === undefined) return run;
+  const { originalUriBaseIds: _dropped, ...rest } = run;
+  return rest;
 }
 
 /** JSON with every character outside printable ASCII as a `\uXXXX` escape, as mcp-lint writes its files. */

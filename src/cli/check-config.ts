@@ -10,6 +10,7 @@ import { writeFileSafely } from "../lock/io.js";
 import type { Severity } from "../lock/kinds.js";
 import { neutralize } from "../text/neutralize.js";
 import { artifactUri, installSarif } from "../report/sarif.js";
+import { sarifBase } from "./sarif-base.js";
 
 /** Flags of `mcp-lint check-config`, already checked for shape. */
 export interface CheckConfigFlags {
@@ -73,10 +74,11 @@ export async function runCheckConfig(flags: CheckConfigFlags, output: CheckConfi
   if (jsonToStdout) output.out(json);
   else if (flags.json !== null) await writeFileSafely(flags.json, json);
   if (flags.sarif !== null) {
+    const base = sarifBase();
     const servers = files.flatMap((file) =>
-      file.servers.map(({ server, findings }) => ({ uri: artifactUri(file.file, process.cwd()), line: server.line, name: server.name, findings })),
+      file.servers.map(({ server, findings }) => ({ uri: artifactUri(file.file, process.cwd(), base.dir), line: server.line, name: server.name, findings })),
     );
-    await writeFileSafely(flags.sarif, `${JSON.stringify(installSarif(flags.version, servers), null, 2)}\n`);
+    await writeFileSafely(flags.sarif, `${JSON.stringify(installSarif(flags.version, servers, base), null, 2)}\n`);
   }
   const [first, ...more] = failures;
   if (first !== undefined) {

@@ -1,5 +1,7 @@
 /** S8 guarding the lock: hidden text in what `lock` records or `lock --check` finds new, its effect on refusing and on the exit code, and its place in the reports. */
 
+import type { SarifBase } from "../report/sarif.js";
+import type { LockLines } from "../report/sarif-places.js";
 import type { FailOn, LockOutcome } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
 import { type Change, type Severity, severityRank } from "../lock/kinds.js";
@@ -113,6 +115,8 @@ export async function lockSarifText(input: {
   changes: readonly Change[];
   findings: ReadonlyArray<LintFinding & { server?: string }>;
   redact: (text: string) => string;
+  lines: LockLines | null;
+  base: SarifBase;
 }): Promise<string> {
   // Loaded only for --sarif: the SARIF builder brings every rule and kind table with it.
   const { lockSarif } = await import("../report/sarif.js");
@@ -123,6 +127,8 @@ export async function lockSarifText(input: {
     changes: input.changes,
     hidden: input.findings,
     changeMessage,
+    lines: input.lines,
+    base: input.base,
   });
   return jsonReportText(log, input.redact);
 }

@@ -5,7 +5,7 @@ import { makeRedactor, type Redactor } from "../text/redact.js";
 import { UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/kinds.js";
 import type { FailOn } from "../lock/engine.js";
-import { readJsonFile, checkOutputPath, writeFileSafely } from "../lock/io.js";
+import { readJsonFile, readTextIfExists, checkOutputPath, writeFileSafely } from "../lock/io.js";
 import type { Severity } from "../lock/kinds.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { lintServer } from "../lint/lint.js";
@@ -14,8 +14,10 @@ import type { LintOptions } from "../lint/types.js";
 import { jsonReportText } from "../report/json-text.js";
 import { buildLintReport, lintExitCode } from "../report/lint-report.js";
 import { renderLintTerminal } from "../report/lint-terminal.js";
+import type { CheckedFile, SarifBase } from "../report/sarif.js";
 import { PLAIN_STYLE } from "../report/style.js";
 import type { FixturesFile, ProbeRecord } from "../probe/types.js";
+import { sarifBase as findSarifBase } from "./sarif-base.js";
 import { lintOwnLaunch, loadVerdictModules, openSession, type Output, readSnapshot, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 // Everything the verdict and the terminal report need is imported statically above, and the JSON and
@@ -153,6 +155,8 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
     if (flags.sarif === flags.json) throw new UsageError("--json and --sarif name the same file; give each its own path");
     await checkOutputPath(flags.sarif);
   }
+  // Where the SARIF log's URIs start, settled before any server runs.
+  const sarifBase = flags.sarif === null ? null : findSarifBase();
   const [modules, jsonBuilder, sarifBuilder] = await Promise.all([
     loadVerdictModules(target?.kind === "stdio"),
     flags.json === null ? null : import("../report/lint-json.js"),
@@ -228,10 +232,26 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
     else await writeFileSafely(flags.json, text);
   }
   if (flags.sarif !== null && sarifBuilder !== null) {
-    const uri = flags.mode === "check" && flags.from !== null ? sarifBuilder.artifactUri(flags.from, process.cwd()) : null;
-    await writeFileSafely(flags.sarif, jsonReportText(sarifBuilder.lintSarif(report, uri), redact));
+    const file = flags.mode === "check" && flags.from !== null ? await checkedFile(flags.from, sarifBase, sarifBuilder.artifactUri) : null;
+    await writeFileSafely(flags.sarif, jsonReportText(sarifBuilder.lintSarif(report, file, sarifBase), redact));
   }
   return exitCode;
+}
+
+/**
+ * The file `check` read, for SARIF: its URI from the base, and the line of each tool object. The
+ * file is read again (no server runs in a check, so nothing but the user changes it meanwhile);
+ * if it cannot be, results keep the file without lines.
+ */
+async function checkedFile(path: string, base: SarifBase | null, uriOf: (path: string, cwd: string, base: string) => string): Promise<CheckedFile> {
+  const uri = uriOf(path, process.cwd(), base?.dir ?? process.cwd());
+  try {
+    const text = await readTextIfExists(path);
+    const { toolObjectLines } = await import("../report/sarif-places.js");
+    return { uri, toolLines: text === null ? [] : toolObjectLines(text) };
+  } catch {
+    return { uri, toolLines: [] };
+  }
 }
 
 /** Read and check a fixtures file; `${FIXTURES_DIR}` is its folder, absolute. */

@@ -3,6 +3,8 @@
 import { jsonEqual } from "../json/equal.js";
 import { parseJsonStrict } from "../json/parse.js";
 import { type DeferredLock, readLockDeferred } from "../lock/deferred.js";
+import type { SarifBase } from "../report/sarif.js";
+import { sarifBase } from "./sarif-base.js";
 import { checkExitCode, compareSnapshot, type FailOn } from "../lock/engine.js";
 import {
   type IgnoreRule,
@@ -122,6 +124,9 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   // the verdict depends on is loaded before any starts. A known-bad launch is refused first of all.
   const https = jobs.some((job) => job.target?.kind === "http" && job.target.url.protocol === "https:");
   const modules = await loadVerdictModules(live, https);
+  // With --sarif, its builders load now too: a launched server could rewrite them on disk.
+  const sarifBaseFound = flags.sarif != null ? sarifBase() : null;
+  if (flags.sarif != null && live) await Promise.all([import("../report/sarif.js"), import("../report/sarif-places.js")]);
   for (const job of jobs) {
     if (job.target?.kind !== "stdio") continue;
     await lintOwnLaunch(job.launch, flags.knownBad, modules.install, jobOutput(output, job));
@@ -132,7 +137,18 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   const lockText = { text: await readTextIfExists(flags.lock) };
   const early = sole?.target?.kind === "stdio" && (lockText.text !== null || !flags.check) ? await launchEarly(sole.target, jobOutput(output, sole).err) : null;
   try {
-    return await lockWithServers(flags, output, { config, jobs, identities, ignoreRequests, acceptNames, review, lockText, early, modules });
+    return await lockWithServers(flags, output, {
+      config,
+      jobs,
+      identities,
+      ignoreRequests,
+      acceptNames,
+      review,
+      lockText,
+      early,
+      modules,
+      sarifBase: sarifBaseFound,
+    });
   } finally {
     await early?.discard();
   }
@@ -150,12 +166,16 @@ interface LockRunPlan {
   lockText: { text: string | null };
   early: EarlyLaunch | null;
   modules: VerdictModules;
+  /** Where the SARIF log's URIs start, settled before any server started (null without --sarif). */
+  sarifBase: SarifBase | null;
 }
 
 async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPlan): Promise<number> {
   const { config, jobs, identities, ignoreRequests, acceptNames, review, lockText, early, modules } = plan;
   const jsonToStdout = flags.json === "-";
   const repaired: string[] = [];
+  // SARIF results point at the lines of the lock as it was read.
+  const sarifLockText = flags.sarif != null ? lockText.text : null;
   const { document, settle } = parseLock(lockText, flags, repaired);
   if (repaired.length > 0) {
     output.err(
@@ -240,8 +260,9 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
     else await writeFileSafely(flags.json, text);
   }
   if (flags.sarif != null) {
-    const { artifactUri } = await import("../report/sarif.js");
-    const lockUri = artifactUri(flags.lock, process.cwd());
+    const [{ artifactUri }, { lockLines }] = await Promise.all([import("../report/sarif.js"), import("../report/sarif-places.js")]);
+    const base = plan.sarifBase ?? sarifBase();
+    const lockUri = artifactUri(flags.lock, process.cwd(), base.dir);
     const first = runs[0] as ServerRun;
     const changes = runs.flatMap((run) => run.changes.map((change) => withServerName(change, run)));
     await writeFileSafely(
@@ -253,6 +274,8 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
         changes,
         findings: runs.flatMap((run) => run.hidden.map((finding) => (run.job.key === null ? finding : { ...finding, server: run.job.key }))),
         redact: (raw) => redactor.text(raw),
+        lines: sarifLockText === null ? null : lockLines(sarifLockText),
+        base,
       }),
     );
   }

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
  */
 const requireModule = createRequire(import.meta.url);
 let jsoncModule: typeof import("jsonc-parser") | null = null;
-function jsonc(): typeof import("jsonc-parser") {
+export function jsonc(): typeof import("jsonc-parser") {
   jsoncModule ??= requireModule("jsonc-parser") as typeof import("jsonc-parser");
   return jsoncModule;
 }

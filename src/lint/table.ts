@@ -9,6 +9,8 @@ export const RULES = {
   S1: {
     severities: ["error", "warning"],
     title: "Missing or short description",
+    meaning:
+      "A model picks a tool from its description; without one, or with only a few words, it cannot tell when the tool fits, what it returns or where its limits are.",
     family: "static",
     strictOnly: false,
     docs: docs("S1"),
@@ -17,6 +19,8 @@ export const RULES = {
   S2: {
     severities: ["warning"],
     title: "Vague parameter name",
+    meaning:
+      "A top-level parameter whose name says nothing about its value (such as id, data or a single letter) and whose description does not make up for it, so a model has to guess what to pass.",
     family: "static",
     strictOnly: false,
     docs: docs("S2"),
@@ -25,6 +29,8 @@ export const RULES = {
   S3: {
     severities: ["warning", "info"],
     title: "Parameter without a type or description",
+    meaning:
+      "A parameter, at any depth of the input schema, with no type (the model cannot tell what kind of value to send) or no description (it cannot tell which value).",
     family: "static",
     strictOnly: false,
     docs: docs("S3"),
@@ -33,6 +39,8 @@ export const RULES = {
   S4: {
     severities: ["warning", "info"],
     title: "Overlapping tools",
+    meaning:
+      "Two tools that do nearly the same thing by name, words and parameters, with nothing in their descriptions saying when to pick one over the other.",
     family: "static",
     strictOnly: false,
     docs: docs("S4"),
@@ -41,6 +49,7 @@ export const RULES = {
   S5: {
     severities: ["warning", "info"],
     title: "Inconsistent tool naming",
+    meaning: "Tool names that break the server's own pattern: a tool without the service prefix most of its siblings share, or names that mix naming styles.",
     family: "static",
     strictOnly: false,
     docs: docs("S5"),
@@ -49,6 +58,7 @@ export const RULES = {
   S6: {
     severities: ["warning", "error"],
     title: "Tool definitions use too many tokens",
+    meaning: "All tool definitions together take more estimated tokens than a client can afford to resend with every request, whether or not a tool is used.",
     family: "static",
     strictOnly: false,
     docs: docs("S6"),
@@ -57,6 +67,7 @@ export const RULES = {
   S7: {
     severities: ["warning"],
     title: "Unbounded list",
+    meaning: "A tool that returns a whole collection with no parameter that bounds or narrows the result, so one call can flood the model's context.",
     family: "static",
     strictOnly: false,
     docs: docs("S7"),
@@ -65,6 +76,8 @@ export const RULES = {
   S8: {
     severities: ["error", "warning", "info"],
     title: "Hidden text",
+    meaning:
+      "Text a person reviewing the tool would not see or would read differently (invisible or look-alike characters, comments, hidden HTML, encoded blobs), and instructions that steer the model to read secrets, send data out, keep quiet or override other tools.",
     family: "static",
     strictOnly: false,
     docs: docs("S8"),
@@ -73,6 +86,8 @@ export const RULES = {
   "name-format": {
     severities: ["error"],
     title: "Invalid tool name",
+    meaning:
+      "A tool name outside the 1 to 128 characters of A-Z, a-z, 0-9, _, - and . that the MCP specification allows; clients reject or rewrite such names and some model APIs refuse them.",
     family: "definition",
     strictOnly: false,
     docs: docs("name-format"),
@@ -81,6 +96,7 @@ export const RULES = {
   "name-unique": {
     severities: ["error"],
     title: "Duplicate tool name",
+    meaning: "Two tools served under the same name; a client keeps one of them, and which one is up to the client.",
     family: "definition",
     strictOnly: false,
     docs: docs("name-unique"),
@@ -89,6 +105,8 @@ export const RULES = {
   "annotation-type": {
     severities: ["warning"],
     title: "Annotation of the wrong type",
+    meaning:
+      'An annotations value of the wrong JSON type (hints must be booleans, the title a string); a string such as "false" reads as true to a JavaScript host.',
     family: "definition",
     strictOnly: false,
     docs: docs("annotation-type"),
@@ -97,6 +115,7 @@ export const RULES = {
   "annotation-coherence": {
     severities: ["warning"],
     title: "Contradictory annotations",
+    meaning: "A tool that claims to be read-only and destructive at once, so a client cannot tell whether to ask before calling it.",
     family: "definition",
     strictOnly: false,
     docs: docs("annotation-coherence"),
@@ -105,6 +124,8 @@ export const RULES = {
   "annotation-missing": {
     severities: ["info"],
     title: "No annotations",
+    meaning:
+      "A tool with none of the behaviour hints the specification defines (read-only, destructive, idempotent, open-world), so clients must treat it as the riskiest kind.",
     family: "definition",
     strictOnly: false,
     docs: docs("annotation-missing"),
@@ -113,6 +134,7 @@ export const RULES = {
   "meta-ui-type": {
     severities: ["error"],
     title: "_meta.ui is not an object",
+    meaning: "A tool's _meta.ui (the link to the UI an MCP Apps host renders) that is not an object.",
     family: "definition",
     strictOnly: false,
     docs: docs("meta-ui-type"),
@@ -121,6 +143,7 @@ export const RULES = {
   "meta-ui-resource-uri-required": {
     severities: ["error"],
     title: "_meta.ui without a resourceUri",
+    meaning: "A tool's _meta.ui without the resourceUri string that names the resource the host loads to render its UI.",
     family: "definition",
     strictOnly: false,
     docs: docs("meta-ui-resource-uri-required"),
@@ -129,6 +152,7 @@ export const RULES = {
   "meta-ui-resource-uri-scheme": {
     severities: ["warning"],
     title: "_meta.ui.resourceUri not ui://",
+    meaning: "A _meta.ui.resourceUri with a scheme other than ui://, which marks a UI fetched from elsewhere rather than served by the MCP server itself.",
     family: "definition",
     strictOnly: false,
     docs: docs("meta-ui-resource-uri-scheme"),
@@ -137,6 +161,7 @@ export const RULES = {
   "schema-format-portability": {
     severities: ["error"],
     title: "Format a model vendor rejects",
+    meaning: "A string format in the input schema outside the set model vendors' tool validators accept; such a tool is refused or its schema rewritten.",
     family: "portability",
     strictOnly: false,
     docs: docs("schema-format-portability"),
@@ -145,6 +170,7 @@ export const RULES = {
   "schema-anyof-needs-type": {
     severities: ["warning"],
     title: "anyOf/oneOf branch without a type",
+    meaning: "An anyOf or oneOf branch of the input schema without a type of its own, which some model APIs reject.",
     family: "portability",
     strictOnly: false,
     docs: docs("schema-anyof-needs-type"),
@@ -153,6 +179,7 @@ export const RULES = {
   "schema-no-discriminator-keyword": {
     severities: ["warning"],
     title: "OpenAPI discriminator keyword",
+    meaning: "The OpenAPI discriminator keyword in an input schema: it is not JSON Schema, so model APIs ignore or refuse it.",
     family: "portability",
     strictOnly: false,
     docs: docs("schema-no-discriminator-keyword"),
@@ -161,6 +188,7 @@ export const RULES = {
   "schema-no-defs": {
     severities: ["warning"],
     title: "$defs or $ref in the input schema",
+    meaning: "References ($ref, $defs, definitions) in the input schema, which some model APIs cannot resolve.",
     family: "portability",
     strictOnly: true,
     docs: docs("schema-no-defs"),
@@ -169,6 +197,7 @@ export const RULES = {
   "schema-root-oneof-portability": {
     severities: ["warning"],
     title: "oneOf at the input schema root",
+    meaning: "A oneOf at the root of the input schema; a client that reads only type and properties sees a tool without parameters and drops the constraint.",
     family: "portability",
     strictOnly: true,
     docs: docs("schema-root-oneof-portability"),
@@ -177,6 +206,7 @@ export const RULES = {
   "schema-dialect-tag": {
     severities: ["warning"],
     title: "Input schema without $schema",
+    meaning: "An input schema without a root $schema, so a client that assumes an older JSON Schema dialect may read it differently.",
     family: "portability",
     strictOnly: true,
     docs: docs("schema-dialect-tag"),
@@ -185,6 +215,7 @@ export const RULES = {
   "client-unknown-dialect": {
     severities: ["info"],
     title: "$schema dialect the SDK v2 client does not know",
+    meaning: "A root $schema naming a dialect the MCP SDK v2 client does not know, so it cannot validate with it.",
     family: "client",
     strictOnly: false,
     docs: docs("client-unknown-dialect"),
@@ -193,6 +224,7 @@ export const RULES = {
   "client-sdk1-rejects": {
     severities: ["info"],
     title: "Definition SDK 1.x clients reject",
+    meaning: "A definition that clients built on the MCP TypeScript SDK 1.x reject, which makes every tool of the server disappear for them.",
     family: "client",
     strictOnly: false,
     docs: docs("client-sdk1-rejects"),
@@ -201,6 +233,7 @@ export const RULES = {
   P1: {
     severities: ["warning", "error"],
     title: "Large response",
+    meaning: "A probe's answer so large that it takes a large share of the model's context on its own.",
     family: "probe",
     strictOnly: false,
     docs: docs("P1"),
@@ -209,6 +242,7 @@ export const RULES = {
   P2: {
     severities: ["info", "warning"],
     title: "Opaque IDs without labels",
+    meaning: "An answer in which opaque IDs without names or labels beside them take much of the text, so the model cannot tell the items apart.",
     family: "probe",
     strictOnly: false,
     docs: docs("P2"),
@@ -217,6 +251,7 @@ export const RULES = {
   P3: {
     severities: ["warning", "info"],
     title: "Long response without a paging hint",
+    meaning: "A long answer with no paging or limit parameter, or with one the answer does not point to, so the model has no way to ask for less.",
     family: "probe",
     strictOnly: false,
     docs: docs("P3"),
@@ -225,6 +260,7 @@ export const RULES = {
   P4: {
     severities: ["warning", "info"],
     title: "Unhelpful error",
+    meaning: "An error answer that does not say what went wrong or how to fix the call, or a tool the probes could not test.",
     family: "probe",
     strictOnly: false,
     docs: docs("P4"),
@@ -233,6 +269,7 @@ export const RULES = {
   P5: {
     severities: ["info", "warning"],
     title: "No concise mode",
+    meaning: "A tool whose answers are long and which has no parameter for a shorter form (a summary, a field list, a limit).",
     family: "probe",
     strictOnly: false,
     docs: docs("P5"),
@@ -241,6 +278,7 @@ export const RULES = {
   "format-parity": {
     severities: ["warning"],
     title: "Structured field missing from the text",
+    meaning: "A field present in the tool's structured result but missing from the text clients that read only text show the model.",
     family: "probe",
     strictOnly: false,
     docs: docs("format-parity"),

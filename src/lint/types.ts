@@ -52,6 +52,8 @@ export interface RuleInfo {
   severities: readonly Severity[];
   /** Short title for reports, SARIF rule entries and docs. */
   title: string;
+  /** What the rule finds and why it matters, in a sentence or two (SARIF's fullDescription). */
+  meaning: string;
   family: RuleFamily;
   /** Runs only with `--portability strict`. */
   strictOnly: boolean;

@@ -9,6 +9,7 @@ import { RULES } from "../lint/table.js";
 import { type LintFinding, RULE_IDS } from "../lint/types.js";
 import { installFix, type LintReport } from "./lint-report.js";
 import { capDisplay, neutralize } from "../text/neutralize.js";
+import type { LockLines } from "./sarif-places.js";
 
 /** The `$schema` a SARIF log names: the `$id` of the official OASIS schema. */
 export const SARIF_SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json";
@@ -24,17 +25,21 @@ export function sarifLevel(severity: Severity): SarifLevel {
   return severity === "info" ? "note" : severity;
 }
 
+/** The project's home, where each rule's docs page lives (SARIF's informationUri and helpUri). */
+export const PROJECT_URL = "https://github.com/mcp-lint/mcp-lint";
+
 /** What a rule entry says; becomes a SARIF reportingDescriptor. */
 interface RuleEntry {
   id: string;
   title: string;
-  /** Longer explanation, when the table has one. */
-  meaning: string | null;
+  /** What the rule finds and why it matters (fullDescription). */
+  meaning: string;
   help: string;
   level: SarifLevel;
-  /** Repository-relative docs page or README anchor, when there is one. */
-  docs: string | null;
-  /** Security rules (hidden text, supply chain) carry GitHub's `security` tag and a security severity. */
+  /** Repository-relative docs page (`docs/rules/S1.md`) or README anchor (`README.md#install-lint`). */
+  docs: string;
+  /** GitHub's tags for the rule; security rules also get `security` and a security severity. */
+  tags: readonly string[];
   securitySeverity: string | null;
 }
 
@@ -48,23 +53,27 @@ function ruleName(title: string): string {
     .join("");
 }
 
+/** The docs page of a rule as a web address: README anchors on the project page, other pages on the main branch. */
+export function helpUri(docs: string): string {
+  const [page, anchor] = docs.split("#") as [string, string | undefined];
+  if (page === "README.md") return anchor === undefined ? PROJECT_URL : `${PROJECT_URL}#${anchor}`;
+  return `${PROJECT_URL}/blob/main/${page}${anchor === undefined ? "" : `#${anchor}`}`;
+}
+
 function descriptor(rule: RuleEntry): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  if (rule.docs !== null) properties.docs = rule.docs;
-  if (rule.securitySeverity !== null) {
-    properties.tags = ["security"];
-    properties["security-severity"] = rule.securitySeverity;
-  }
-  const entry: Record<string, unknown> = {
+  const uri = helpUri(rule.docs);
+  const properties: Record<string, unknown> = { tags: rule.securitySeverity === null ? [...rule.tags] : ["security", ...rule.tags] };
+  if (rule.securitySeverity !== null) properties["security-severity"] = rule.securitySeverity;
+  return {
     id: rule.id,
     name: ruleName(rule.title),
     shortDescription: { text: rule.title },
-    help: { text: rule.help },
+    fullDescription: { text: rule.meaning },
+    help: { text: `${rule.help} ${rule.meaning} See ${uri}`, markdown: `**Fix:** ${rule.help}\n\n${rule.meaning}\n\n[Documentation](${uri})` },
+    helpUri: uri,
     defaultConfiguration: { level: rule.level },
+    properties,
   };
-  if (rule.meaning !== null) entry.fullDescription = { text: rule.meaning };
-  if (Object.keys(properties).length > 0) entry.properties = properties;
-  return entry;
 }
 
 /** A rule table as SARIF descriptors, with each ID's index for results. */
@@ -90,10 +99,11 @@ function lintRuleEntry(id: (typeof RULE_IDS)[number]): RuleEntry {
   return {
     id,
     title: info.title,
-    meaning: null,
+    meaning: info.meaning,
     help: info.fix,
     level: sarifLevel(info.severities[0] as Severity),
     docs: info.docs,
+    tags: ["mcp", info.family],
     securitySeverity: id === "S8" ? "7.5" : null,
   };
 }
@@ -111,6 +121,7 @@ function installRuleEntries(): RuleEntry[] {
     help: installFix(kind),
     level: sarifLevel(info.severity),
     docs: "README.md#install-lint",
+    tags: ["mcp", "supply-chain"],
     securitySeverity: kind === "known_bad" ? "9.0" : "5.0",
   }));
 }
@@ -125,7 +136,9 @@ function changeRuleEntries(): RuleEntry[] {
       help: "Review the change; if it is expected, refresh the lock with mcp-lint lock (add --accept for error-level changes).",
       level: sarifLevel(info.severity),
       docs: "README.md#what-it-checks",
-      securitySeverity: null,
+      tags: ["mcp", "lockfile"],
+      // A change the lock refuses is what a rug pull looks like; a widened schema asks for the most.
+      securitySeverity: kind === "schema_widened" ? "8.0" : info.severity === "error" ? "7.0" : null,
     };
   });
 }
@@ -173,50 +186,91 @@ function result(rules: RuleSet, ruleId: string, severity: Severity, text: string
   return entry;
 }
 
-function log(version: string, rules: RuleSet, results: Record<string, unknown>[], properties: Record<string, unknown> | null): SarifLog {
+function log(
+  version: string,
+  rules: RuleSet,
+  results: Record<string, unknown>[],
+  properties: Record<string, unknown> | null,
+  base: SarifBase | null,
+): SarifLog {
   const run: Record<string, unknown> = {
     tool: {
       driver: {
         name: "mcp-lint",
         version,
         semanticVersion: version,
+        informationUri: PROJECT_URL,
         rules: rules.entries.map(descriptor),
       },
     },
-    results,
   };
+  if (base !== null) {
+    // Code scanning resolves relative URIs against the repository root; this says which folder they start from.
+    run.originalUriBaseIds = {
+      "%SRCROOT%": {
+        uri: baseUri(base),
+        description: { text: base.kind === "git-root" ? "The root of the git work tree." : "The folder mcp-lint ran in (no git work tree holds it)." },
+        properties: { "mcpLint/base": base.kind },
+      },
+    };
+  }
+  run.results = results;
   if (properties !== null) run.properties = properties;
   return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run] };
 }
 
+/** The file a `check` read, as a SARIF artifact: its URI and the line of each tool object (toolObjectLines). */
+export interface CheckedFile {
+  uri: string;
+  toolLines: readonly number[];
+}
+
 /**
  * SARIF for `run` and `check`: every lint rule as a rule entry (and the install kinds for `run`),
- * one result per finding. `artifactUri` is the checked file as a URI reference (null for a live
- * server: results then carry only a logical location, the tool or the server).
+ * one result per finding. `file` is what `check` read (null for a live server: results then carry
+ * only a logical location, the tool or the server); a result about a tool points at the tool's
+ * object in it, one about the whole server at line 1.
  */
-export function lintSarif(report: LintReport, artifactUri: string | null): SarifLog {
+export function lintSarif(report: LintReport, checked: CheckedFile | string | null, base: SarifBase | null = null): SarifLog {
+  // A bare URI (the library's older form) is a file without lines.
+  const file = typeof checked === "string" ? { uri: checked, toolLines: [] } : checked;
   const rules = new RuleSet();
   for (const id of RULE_IDS) rules.add(lintRuleEntry(id));
   if (report.command === "run") for (const entry of installRuleEntries()) rules.add(entry);
   const server = report.snapshot.name;
+  const toolLine = new Map<string, number>();
+  if (file !== null) {
+    report.snapshot.tools.forEach((tool, index) => {
+      const line = file.toolLines[index];
+      if (typeof tool.name === "string" && line !== undefined && !toolLine.has(tool.name)) toolLine.set(tool.name, line);
+    });
+  }
   const results = report.items.map((item) => {
     const ruleId = item.kind === null ? item.rule : installRuleId(item.kind);
     const text = `${item.message} Fix: ${item.fix}`;
     const identity =
       item.finding === null ? [item.kind, item.message] : [item.finding.args.reason ?? null, item.finding.args.kind ?? null, item.finding.args.name ?? null];
-    return result(rules, ruleId, item.severity, text, { uri: artifactUri, line: null, tool: item.tool, server, path: item.path }, identity);
+    // Without the file's lines (a bare URI), a result names the file alone.
+    const line = file === null || file.toolLines.length === 0 ? null : item.tool === null ? 1 : (toolLine.get(item.tool) ?? 1);
+    return result(rules, ruleId, item.severity, text, { uri: file?.uri ?? null, line, tool: item.tool, server, path: item.path }, identity);
   });
   const { score } = report.result;
-  return log(report.toolVersion, rules, results, {
-    tools: report.result.tools,
-    tokens_estimated: report.result.tokens.total,
-    score: { server: score.server, grade: score.grade, static_only: score.static_only },
-  });
+  return log(
+    report.toolVersion,
+    rules,
+    results,
+    {
+      tools: report.result.tools,
+      tokens_estimated: report.result.tokens.total,
+      score: { server: score.server, grade: score.grade, static_only: score.static_only },
+    },
+    file === null ? null : base,
+  );
 }
 
 /**
  * SARIF for `lock --check`: every change kind as a rule entry, plus S8 for hidden text found in new
- * or changed tools; results point at the lock file.
+ * or changed tools; results point at the lock file, on the line of the entry they are about.
  */
 export function lockSarif(input: {
   version: string;
@@ -227,10 +281,14 @@ export function lockSarif(input: {
   hidden: ReadonlyArray<LintFinding & { server?: string }>;
   /** The lock report's one-line message for a change (report/messages.ts `changeMessage`), passed in so lint runs never load the diff code. */
   changeMessage: (change: Change) => string;
+  /** Lines of the lock's entries (lockLines), when the lock's text was kept. */
+  lines?: LockLines | null;
+  base?: SarifBase | null;
 }): SarifLog {
   const rules = new RuleSet();
   for (const entry of changeRuleEntries()) rules.add(entry);
   rules.add(lintRuleEntry("S8"));
+  const lineOf = (server: string | undefined, name: string | null, kind: string) => input.lines?.lineOf(server ?? null, name, kind) ?? null;
   const results = input.changes.map((change) =>
     // A change of a v2 lock names its own server; the fingerprint includes it, so two servers' tools of one name never collide.
     result(
@@ -238,7 +296,13 @@ export function lockSarif(input: {
       change.kind,
       change.severity,
       input.changeMessage(change),
-      { uri: input.lockUri, line: null, tool: change.tool, server: change.server ?? input.server, path: change.path ?? null },
+      {
+        uri: input.lockUri,
+        line: lineOf(change.server, change.tool, change.kind),
+        tool: change.tool,
+        server: change.server ?? input.server,
+        path: change.path ?? null,
+      },
       [change.args.reason ?? null, ...(change.server === undefined ? [] : [change.server])],
     ),
   );
@@ -249,12 +313,18 @@ export function lockSarif(input: {
         "S8",
         finding.severity,
         `${message(finding)} Fix: ${fix(finding)}`,
-        { uri: input.lockUri, line: null, tool: finding.tool, server: finding.server ?? input.server, path: finding.path },
+        {
+          uri: input.lockUri,
+          line: lineOf(finding.server, finding.tool, "tool"),
+          tool: finding.tool,
+          server: finding.server ?? input.server,
+          path: finding.path,
+        },
         [finding.args.kind ?? null, ...(finding.server === undefined ? [] : [finding.server])],
       ),
     );
   }
-  return log(input.version, rules, results, null);
+  return log(input.version, rules, results, null, input.lockUri === null ? null : (input.base ?? null));
 }
 
 /** One server entry of a client config file and its install findings, for {@link installSarif}. */
@@ -269,7 +339,7 @@ export interface InstallSarifServer {
 }
 
 /** SARIF for `check-config`: every install kind as a rule entry (`I1/<kind>`), results at the config file and entry line. */
-export function installSarif(version: string, servers: readonly InstallSarifServer[]): SarifLog {
+export function installSarif(version: string, servers: readonly InstallSarifServer[], base: SarifBase | null = null): SarifLog {
   const rules = new RuleSet();
   for (const entry of installRuleEntries()) rules.add(entry);
   const results: Record<string, unknown>[] = [];
@@ -289,15 +359,18 @@ export function installSarif(version: string, servers: readonly InstallSarifServ
       );
     }
   }
-  return log(version, rules, results, null);
+  return log(version, rules, results, null, base);
 }
 
-/**
- * A file path as a SARIF artifact URI: relative to `cwd` (forward slashes, percent-encoded) when
- * inside it, a `file://` URL otherwise. Pure string work: `cwd` and `path` are absolute or relative
- * POSIX-style paths as the CLI got them.
- */
-export function artifactUri(path: string, cwd: string): string {
+/** Where relative artifact URIs start: the git work tree root, or the folder mcp-lint ran in when there is none. */
+export interface SarifBase {
+  /** Absolute POSIX-style path of the folder. */
+  dir: string;
+  kind: "git-root" | "working-directory";
+}
+
+/** The segments of an absolute or `cwd`-relative POSIX path, with `.` and `..` resolved. */
+function segments(path: string, cwd: string): string[] {
   const absolute = path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`;
   const parts: string[] = [];
   for (const part of absolute.split("/")) {
@@ -305,8 +378,27 @@ export function artifactUri(path: string, cwd: string): string {
     if (part === "..") parts.pop();
     else parts.push(part);
   }
-  const base = cwd.split("/").filter((part) => part !== "" && part !== ".");
-  const inside = base.every((part, index) => parts[index] === part) && parts.length > base.length;
-  const encode = (segments: string[]) => segments.map((segment) => encodeURIComponent(segment)).join("/");
-  return inside ? encode(parts.slice(base.length)) : `file:///${encode(parts)}`;
+  return parts;
+}
+
+const encodeSegments = (parts: readonly string[]) => parts.map((part) => encodeURIComponent(part)).join("/");
+
+/**
+ * A file path as a SARIF artifact URI reference relative to `base` (forward slashes, each segment
+ * percent-encoded), with `../` steps for a file outside it: never absolute, so a log names no
+ * machine's folders in its results. Pure string work on POSIX-style paths as the CLI got them.
+ */
+export function artifactUri(path: string, cwd: string, base: string): string {
+  const target = segments(path, cwd);
+  const root = segments(base, cwd);
+  let shared = 0;
+  while (shared < root.length && shared < target.length - 1 && root[shared] === target[shared]) shared++;
+  const up = root.length - shared;
+  return `${"../".repeat(up)}${encodeSegments(target.slice(shared))}`;
+}
+
+/** The `file:` URL of a base folder, ending in `/` as SARIF's originalUriBaseIds asks. */
+export function baseUri(base: SarifBase): string {
+  const parts = segments(base.dir, "/");
+  return parts.length === 0 ? "file:///" : `file:///${encodeSegments(parts)}/`;
 }

@@ -173,11 +173,15 @@ describe("install SARIF (check-config)", () => {
 });
 
 describe("artifactUri", () => {
-  it("is relative inside the working folder, a file URL outside it, percent-encoded", () => {
-    expect(artifactUri("tools.json", "/repo")).toBe("tools.json");
-    expect(artifactUri("./sub/../x y#.json", "/repo")).toBe("x%20y%23.json");
-    expect(artifactUri("/repo/a/b.json", "/repo/")).toBe("a/b.json");
-    expect(artifactUri("/elsewhere/b.json", "/repo")).toBe("file:///elsewhere/b.json");
-    expect(artifactUri("../b.json", "/repo")).toBe("file:///b.json");
+  it("is relative to the base, with ../ steps outside it and never absolute, percent-encoded", () => {
+    expect(artifactUri("tools.json", "/repo", "/repo")).toBe("tools.json");
+    expect(artifactUri("./sub/../x y#.json", "/repo", "/repo")).toBe("x%20y%23.json");
+    expect(artifactUri("/repo/a/b.json", "/repo/", "/repo")).toBe("a/b.json");
+    // Run from a subfolder of the work tree: the URI still starts at its root.
+    expect(artifactUri("tools.json", "/repo/sub", "/repo")).toBe("sub/tools.json");
+    expect(artifactUri("../tools.json", "/repo/sub", "/repo")).toBe("tools.json");
+    expect(artifactUri("/elsewhere/b.json", "/repo", "/repo")).toBe("../elsewhere/b.json");
+    expect(artifactUri("../b.json", "/repo", "/repo")).toBe("../b.json");
+    expect(artifactUri("/repo", "/", "/repo/deep")).toBe("../../repo");
   });
 });
