@@ -298,6 +298,13 @@ describe("the comment flow against a fake GitHub API (issue 25 item 4)", () => {
     ]);
   });
 
+  it("refuses a comment input other than true or false, before anything starts", () => {
+    const result = runAction({ command, comment: "yes" }, {}, workspace, { github: github() });
+    expect(result.status).toBe(2);
+    expect(annotations(result.runner).map((entry) => entry.data)).toEqual(['comment must be true or false, not "yes".']);
+    expect(readdirSync(result.runnerTemp)).toEqual([]);
+  });
+
   it("an input error of the check is still said in the comment", async () => {
     const result = runAction({ ...inputs, url: "https://example.com/mcp" }, {}, workspace, { github: github() });
     expect(result.status).toBe(2);
