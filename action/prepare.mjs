@@ -9,13 +9,18 @@ import { join } from "node:path";
 import { parse } from "shell-quote";
 import { cliEnvironment } from "./env.mjs";
 import { checkOutputTarget, OutputTargetError } from "./json-output.mjs";
-import { failStep, stepFiles } from "./step.mjs";
+import { lockKey } from "./pr-comment.mjs";
+import { failStep, keepingSummary, leaveCommentReport, stepFiles } from "./step.mjs";
 
 const env = process.env;
 const input = (name) => (env[`INPUT_${name}`] ?? "").trim();
 const dir = process.argv[2] ?? "";
 const actionPath = env.MCP_LINT_ACTION_PATH ?? join(import.meta.dirname, "..");
-const files = stepFiles({ summaryPath: env.GITHUB_STEP_SUMMARY ?? "", outputPath: env.GITHUB_OUTPUT ?? "" });
+// With `comment`, the comment step finds the report in this folder (see leaveCommentReport).
+const comment = input("COMMENT") === "true";
+const kept = { markdown: "" };
+const files = keepingSummary(stepFiles({ summaryPath: env.GITHUB_STEP_SUMMARY ?? "", outputPath: env.GITHUB_OUTPUT ?? "" }), kept);
+if (comment && dir !== "") files.output("report-dir", dir);
 
 class InputError extends Error {}
 
@@ -73,6 +78,8 @@ function plan() {
   if (failUnder !== "" && !(/^[0-9]{1,3}(\.[0-9]+)?$/.test(failUnder) && Number(failUnder) <= 100)) {
     throw new InputError(`fail-under must be a score from 0 to 100, not "${failUnder}".`);
   }
+  const commentInput = input("COMMENT") || "false";
+  if (commentInput !== "true" && commentInput !== "false") throw new InputError(`comment must be true or false, not "${commentInput}".`);
   if (failUnder !== "" && lint !== "true") throw new InputError("fail-under applies to the lint run: set lint to true, or drop fail-under.");
   if (lint === "true" && config !== "") {
     throw new InputError(
@@ -125,6 +132,7 @@ function plan() {
     json,
     sarif,
     failOn,
+    comment,
     check: { args: [...checkArgs, ...source], report: checkReport, sarif: sarif === "" ? null : checkSarif },
     lint:
       lint === "true"
@@ -140,7 +148,19 @@ try {
   // 0600 in the step's private folder; run.mjs deletes it before mcp-lint starts.
   writeFileSync(join(dir, "plan.json"), JSON.stringify(plan()), { flag: "wx", mode: 0o600 });
 } catch (error) {
-  if (dir !== "") rmSync(dir, { recursive: true, force: true });
   const known = error instanceof InputError || error instanceof OutputTargetError;
   failStep(files, known ? error.message : `The Action could not start: ${error instanceof Error ? error.message : String(error)}`);
+  // With `comment`, the comment says the check did not run, as the summary does.
+  const report = {
+    key: lockKey(env.GITHUB_WORKSPACE || process.cwd(), process.cwd(), input("LOCK") || "mcp-lint.lock"),
+    markdown: kept.markdown,
+    quiet: false,
+  };
+  try {
+    if (dir !== "" && comment) leaveCommentReport(dir, report);
+    else if (dir !== "") rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // the comment step then says there is no report
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

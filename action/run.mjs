@@ -14,8 +14,9 @@ import { capDisplay, neutralize, neutralizeLines } from "../dist/text/neutralize
 import { cliLaunch } from "./contain.mjs";
 import { codeBlock, markdownCell, workflowCommand } from "./format.mjs";
 import { OutputTargetError, writeOutputTarget } from "./json-output.mjs";
+import { lockKey } from "./pr-comment.mjs";
 import { asciiJson, folderUri, rebaseSarif, sarifProblem } from "./sarif.mjs";
-import { failStep, stepFiles } from "./step.mjs";
+import { failStep, keepingSummary, leaveCommentReport, stepFiles } from "./step.mjs";
 
 /** Output kept for the summary; the log has all of it. */
 const TAIL_BYTES = 64 * 1024;
@@ -380,12 +381,16 @@ function writeSarif(plan) {
 
 /** Set once the plan is read, so a fault later can still fail the step in the summary. */
 let files = stepFiles({});
+/** With `comment`: the summary's Markdown as written, and what the comment step needs besides. */
+const kept = { markdown: "" };
+let commentReport = null;
 
 async function main(dir) {
   const plan = JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"));
   // The plan holds the values of header-env and pass-env variables: gone before any server starts.
   rmSync(join(dir, "plan.json"));
-  files = stepFiles(plan);
+  files = plan.comment === true ? keepingSummary(stepFiles(plan), kept) : stepFiles(plan);
+  if (plan.comment === true) commentReport = { key: lockKey(plan.root, plan.cwd, plan.lock), quiet: false };
   const lockPath = resolve(plan.cwd, plan.lock);
   const lockRel = relative(plan.root, lockPath);
   const annotationFile = lockRel === "" || lockRel.startsWith(`..${sep}`) || isAbsolute(lockRel) ? undefined : lockRel.split(sep).join("/");
@@ -433,6 +438,8 @@ async function main(dir) {
 
   // The lint run, unless the lock check could not read the server (it would fail the same way, twice as slowly).
   let code = checkCode;
+  // No change and no finding: the comment (if there is one) says so in a line.
+  let quiet = checkCode === 0 && ran && checkRows(check.report, config).length === 0;
   if (plan.lint !== null) {
     if (check.code === 2) {
       files.summary("## mcp-lint run\n\nSkipped: the lock check ended in an error, so the server was not linted.\n\n");
@@ -453,12 +460,14 @@ async function main(dir) {
       if (lint.cliError !== null) annotateLint("error", "mcp-lint run", lint.cliError);
       files.summary(lintSummary(plan.lint, lint, lintVerdict(plan.lint, lint)));
       files.output("lint-exit-code", String(lint.code));
+      quiet &&= lint.code === 0 && lint.report !== null && lintRows(lint.report).length === 0;
       code = Math.max(checkCode, lint.code);
       files.summary(`Step exit code: ${code}, the worst of the lock check (${checkCode}) and the lint run (${lint.code}).\n`);
     }
   }
   files.output("exit-code", String(code));
   process.exitCode = code;
+  if (commentReport !== null) commentReport.quiet = quiet && code === 0;
 }
 
 const dir = process.argv[2] ?? "";
@@ -470,5 +479,14 @@ try {
   if (!out.atLineStart) out.write("\n");
   failStep(files, `The Action failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  if (dir !== "") rmSync(dir, { recursive: true, force: true });
+  // With `comment`, the folder keeps only comment.json for the comment step, which removes it.
+  if (dir !== "") {
+    try {
+      if (commentReport === null) rmSync(dir, { recursive: true, force: true });
+      else leaveCommentReport(dir, { ...commentReport, markdown: kept.markdown });
+    } catch {
+      // The comment step then says the check left no report; the check's result stands.
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 }

@@ -1,6 +1,7 @@
 // The step's outputs to the runner: the job summary file, the `exit-code` output and the way a
 // step fails on an error (one annotation, a summary that says why, exit code 2).
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { markdownCell, workflowCommand } from "./format.mjs";
 
 /** Writers for the files the runner reads after the step (paths may be empty outside Actions). */
@@ -15,6 +16,26 @@ export function stepFiles({ summaryPath = "", outputPath = "" }) {
       if (outputPath !== "") appendFileSync(outputPath, `${name}=${value}\n`);
     },
   };
+}
+
+/** Step files whose summary Markdown is also kept in `kept.markdown`, for the pull-request comment. */
+export function keepingSummary(files, kept) {
+  return {
+    ...files,
+    summary(markdown) {
+      files.summary(markdown);
+      kept.markdown += markdown;
+    },
+  };
+}
+
+/**
+ * Empty the step's private folder but for `comment.json` ({ key, markdown, quiet }), which the
+ * comment step reads and then removes with the folder.
+ */
+export function leaveCommentReport(dir, report) {
+  for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
+  writeFileSync(join(dir, "comment.json"), JSON.stringify(report), { flag: "wx", mode: 0o600 });
 }
 
 /**

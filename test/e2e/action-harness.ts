@@ -130,23 +130,33 @@ export interface ActionResult {
   runnerTemp: string;
 }
 
+/** The `github` context values a test may set (`github.token`, `github.api_url`, ...); each is "" unless given. */
+export type GithubContext = Partial<Record<"token" | "api_url" | "repository" | "event_path", string>>;
+
 /** Run the Action's steps with these inputs and job environment in `workspace`. */
 export function runAction(
   inputs: Record<string, string>,
   jobEnv: Record<string, string>,
   workspace: string,
-  options: { actionPath?: string; user?: RunnerUser } = {},
+  options: { actionPath?: string; user?: RunnerUser; github?: GithubContext } = {},
 ): ActionResult {
   const actionPath = options.actionPath ?? repo;
+  const github: Record<string, string | undefined> = { ...options.github, action_path: actionPath };
+  // Each step's outputs, as `steps.<id>.outputs.<name>` reads them (the runner gives each step its own file).
+  const stepOutputs: Record<string, Record<string, string>> = {};
+  const context = (expr: string): string => {
+    const input = /^inputs\.([\w-]+)$/.exec(expr);
+    if (input?.[1] !== undefined) return values[input[1]] ?? "";
+    const field = /^github\.(\w+)$/.exec(expr)?.[1];
+    if (field !== undefined && ["action_path", "token", "api_url", "repository", "event_path"].includes(field)) return github[field] ?? "";
+    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
+    if (output?.[1] !== undefined && output[2] !== undefined) return stepOutputs[output[1]]?.[output[2]] ?? "";
+    throw new Error(`unexpected expression ${expr}`);
+  };
+  const expression = (text: string) => text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => context(expr));
   const values: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(action.inputs)) values[name] = inputs[name] ?? spec.default ?? "";
-  const expression = (text: string) =>
-    text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => {
-      const input = /^inputs\.([\w-]+)$/.exec(expr);
-      if (input?.[1] !== undefined) return values[input[1]] ?? "";
-      if (expr === "github.action_path") return actionPath;
-      throw new Error(`unexpected expression ${expr}`);
-    });
+  // A default may itself be an expression (`${{ github.token }}`), as the runner evaluates it.
+  for (const [name, spec] of Object.entries(action.inputs)) values[name] = inputs[name] ?? expression(spec.default ?? "");
   const runner = tempDir();
   const summary = join(runner, "summary.md");
   const outputFile = join(runner, "output.txt");
@@ -159,12 +169,18 @@ export function runAction(
   let stdout = "";
   let stderr = "";
   let status = 0;
+  let outputSeen = 0;
   for (const step of action.runs.steps) {
+    // `inputs.X == 'Y'` runs only while every step before it succeeded (the implied success());
+    // `${{ !cancelled() && inputs.X == 'Y' }}` runs after a failed step too.
+    let afterFailure = false;
     if (step.if !== undefined) {
-      const condition = /^inputs\.([\w-]+) == '([^']*)'$/.exec(step.if);
-      if (!condition) throw new Error(`unexpected condition ${step.if}`);
-      if (values[condition[1] as string] !== condition[2]) continue;
+      const condition = /^(?:\$\{\{ (!cancelled\(\) && )?)?inputs\.([\w-]+) == '([^']*)'(?: \}\})?$/.exec(step.if);
+      if (!condition || (condition[1] !== undefined) !== step.if.startsWith("${{")) throw new Error(`unexpected condition ${step.if}`);
+      afterFailure = condition[1] !== undefined;
+      if (values[condition[2] as string] !== condition[3]) continue;
     }
+    if (status !== 0 && !afterFailure) continue;
     if (step.uses !== undefined) {
       // actions/setup-node: Node.js is already here.
       expect(step.uses).toMatch(/^actions\/setup-node@/);
@@ -200,8 +216,17 @@ export function runAction(
     });
     stdout += result.stdout;
     stderr += result.stderr;
-    status = result.status ?? 2;
-    if (status !== 0) break;
+    // The composite fails with its first failed step; a step after it cannot make it pass.
+    if (status === 0) status = result.status ?? 2;
+    // The step's `name=value` lines (the Action writes no heredoc form).
+    const written = readFileSync(outputFile, "utf8");
+    const mine: Record<string, string> = {};
+    for (const line of written.slice(outputSeen).split("\n")) {
+      const equals = line.indexOf("=");
+      if (equals > 0) mine[line.slice(0, equals)] = line.slice(equals + 1);
+    }
+    if (step.id !== undefined) stepOutputs[step.id] = mine;
+    outputSeen = written.length;
   }
   return {
     status,
