@@ -132,6 +132,26 @@ describe("the sarif input", () => {
     for (const uri of uris) expect(existsSync(join(root, decodeURIComponent(uri)))).toBe(true);
   });
 
+  it("in a checkout (a git work tree), keeps the URIs mcp-lint wrote from its root: not moved twice", () => {
+    const root = tempDir();
+    expect(spawnSync("git", ["init", "--quiet", root]).status).toBe(0);
+    const sub = join(root, "servers", "my weather");
+    mkdirSync(sub, { recursive: true });
+    const made = spawnSync(process.execPath, [cliPath, "lock", "--", "node", demoServer], { cwd: sub, encoding: "utf8" });
+    expect(made.status, made.stderr).toBe(0);
+    const result = runAction(
+      { command, "pass-env": "MCP_LINT_DEMO_RUGPULL", sarif: "lock.sarif", "working-directory": "servers/my weather" },
+      { MCP_LINT_DEMO_RUGPULL: "1" },
+      root,
+    );
+    expect(result.status, result.stdout).toBe(1);
+    const { log } = readSarif(join(sub, "lock.sarif"));
+    expect(sarifErrors(log)).toBeNull();
+    expect(new Set(fileUris(log))).toEqual(new Set(["servers/my%20weather/mcp-lint.lock"]));
+    const base = (log.runs[0] as { originalUriBaseIds?: Record<string, { properties?: Record<string, string> }> }).originalUriBaseIds;
+    expect(base?.["%SRCROOT%"]?.properties?.["mcpLint/base"]).toBe("git-root");
+  });
+
   it("with config, writes valid SARIF for a rug pull in one server", () => {
     const project = configProject(tempDir());
     const made = spawnSync(process.execPath, [cliPath, "lock", "--config", ".mcp.json"], {
