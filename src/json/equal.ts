@@ -48,13 +48,7 @@ export function equalKeyCount(a: unknown, b: unknown): number {
     if (!Array.isArray(b) || a.length !== b.length) return -1;
     let total = 0;
     for (let i = 0; i < a.length; i++) {
-      const x: unknown = a[i];
-      const y: unknown = b[i];
-      if (typeof x !== "object" || x === null) {
-        if (x !== y) return -1;
-        continue;
-      }
-      const inner = equalKeyCount(x, y);
+      const inner = memberKeyCount(a[i], b[i]);
       if (inner < 0) return -1;
       total += inner;
     }
@@ -68,18 +62,18 @@ export function equalKeyCount(a: unknown, b: unknown): number {
   for (const key in left) {
     if (!Object.hasOwn(left, key)) continue;
     if (!Object.hasOwn(right, key)) return -1;
-    const x = left[key];
-    const y = right[key];
     keys++;
-    if (typeof x !== "object" || x === null) {
-      if (x !== y) return -1;
-      continue;
-    }
-    const inner = equalKeyCount(x, y);
+    const inner = memberKeyCount(left[key], right[key]);
     if (inner < 0) return -1;
     total += inner;
   }
   let rightKeys = 0;
   for (const key in right) if (Object.hasOwn(right, key)) rightKeys++;
   return rightKeys === keys ? total + keys : -1;
+}
+
+/** equalKeyCount of two members, settling scalars (most schema values are strings) without a call. */
+function memberKeyCount(x: unknown, y: unknown): number {
+  if (typeof x !== "object" || x === null) return x === y ? 0 : -1;
+  return equalKeyCount(x, y);
 }

@@ -6,13 +6,19 @@
 
 import { jsonc } from "../json/parse.js";
 
-/** 1-based line of each property whose path has at most `depth` keys, keyed by the path as JSON text. */
-function propertyLines(text: string, depth: number): Map<string, number> {
-  const lines = new Map<string, number>();
+/** jsonc-parser's visitor over `text`, with `open` the number of containers open around each event. */
+function visitNested(
+  text: string,
+  events: {
+    onObjectBegin?: (open: number, startLine: number, path: () => Array<string | number>) => void;
+    onObjectProperty?: (open: number, property: string, startLine: number, path: () => Array<string | number>) => void;
+  },
+): void {
   let open = 0;
   jsonc().visit(text, {
-    onObjectBegin: () => {
+    onObjectBegin: (_offset, _length, startLine, _startCharacter, pathSupplier) => {
       open++;
+      events.onObjectBegin?.(open, startLine, pathSupplier);
     },
     onObjectEnd: () => {
       open--;
@@ -24,8 +30,18 @@ function propertyLines(text: string, depth: number): Map<string, number> {
       open--;
     },
     onObjectProperty: (property, _offset, _length, startLine, _startCharacter, pathSupplier) => {
+      events.onObjectProperty?.(open, property, startLine, pathSupplier);
+    },
+  });
+}
+
+/** 1-based line of each property whose path has at most `depth` keys, keyed by the path as JSON text. */
+function propertyLines(text: string, depth: number): Map<string, number> {
+  const lines = new Map<string, number>();
+  visitNested(text, {
+    onObjectProperty: (open, property, startLine, path) => {
       if (open > depth) return;
-      const key = JSON.stringify([...pathSupplier(), property]);
+      const key = JSON.stringify([...path(), property]);
       // The first copy of a repeated key is where a reader looks (the strict reader refused the file anyway).
       if (!lines.has(key)) lines.set(key, startLine + 1);
     },
@@ -71,26 +87,15 @@ export function lockLines(text: string): LockLines {
  */
 export function toolObjectLines(text: string): number[] {
   const lines: number[] = [];
-  let open = 0;
   const isToolPath = (path: ReadonlyArray<string | number>): boolean => {
     const [first, second, third] = path;
     if (path.length === 1) return typeof first === "number";
     if (path.length === 2) return first === "tools" && typeof second === "number";
     return path.length === 3 && first === "result" && second === "tools" && typeof third === "number";
   };
-  jsonc().visit(text, {
-    onObjectBegin: (_offset, _length, startLine, _startCharacter, pathSupplier) => {
-      open++;
-      if (open <= 4 && isToolPath(pathSupplier())) lines.push(startLine + 1);
-    },
-    onObjectEnd: () => {
-      open--;
-    },
-    onArrayBegin: () => {
-      open++;
-    },
-    onArrayEnd: () => {
-      open--;
+  visitNested(text, {
+    onObjectBegin: (open, startLine, path) => {
+      if (open <= 4 && isToolPath(path())) lines.push(startLine + 1);
     },
   });
   return lines;

@@ -13,7 +13,7 @@ import { createInterface } from "node:readline";
 import MarkdownIt from "markdown-it";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT, commentBody, commentMarker, cutMarkdown, isOurComment, pullRequestNumber } from "../../action/pr-comment.mjs";
-import { type ActionResult, annotations, fixtureCommand, type GithubContext, runAction } from "./action-harness.js";
+import { type ActionResult, annotations, fixtureCommand, lockedPlainFixture, type GithubContext, runAction } from "./action-harness.js";
 import { cliPath, demoServer, pathWithout, repo, tempDir } from "./helpers.js";
 
 const TOKEN = "ghs_comment_token_never_shown_5a9c0e";
@@ -329,9 +329,7 @@ describe("hostile server text and the token", () => {
 
   it("escapes Markdown, HTML, mentions and marker text from the server in the comment", async () => {
     const workspace = tempDir();
-    const clean = fixtureCommand(workspace, "clean", { tools: [{ name: "t", description: "plain", inputSchema: { type: "object" } }] });
-    const made = spawnSync("bash", ["-c", `node "${cliPath}" lock -- ${clean}`], { cwd: workspace, encoding: "utf8" });
-    expect(made.status, made.stderr).toBe(0);
+    lockedPlainFixture(workspace);
     const command = fixtureCommand(workspace, "hostile", {
       tools: [
         { name: "t", description: HOSTILE, inputSchema: { type: "object" } },

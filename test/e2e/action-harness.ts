@@ -305,3 +305,10 @@ export function fakeAction(fakeCli: string): string {
   symlinkSync(join(repo, "node_modules"), join(actionPath, "node_modules"));
   return actionPath;
 }
+
+/** A fixture server with one plain tool, locked in `workspace` (the baseline a hostile fixture is checked against). */
+export function lockedPlainFixture(workspace: string): void {
+  const clean = fixtureCommand(workspace, "clean", { tools: [{ name: "t", description: "plain", inputSchema: { type: "object" } }] });
+  const made = spawnSync("bash", ["-c", `node "${join(repo, "dist/cli.js")}" lock -- ${clean}`], { cwd: workspace, encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+}

@@ -27,6 +27,21 @@ function fileUris(log: { runs: { results: SarifResult[] }[] }): string[] {
   return log.runs.flatMap((run) => run.results.flatMap((result) => result.locations.map((location) => location.physicalLocation?.artifactLocation.uri ?? "")));
 }
 
+/** Lock the demo server in `root`/servers/my weather, then run the Action there on its rug pull; the subfolder. */
+function rugPullInSubfolder(root: string, command: string): string {
+  const sub = join(root, "servers", "my weather");
+  mkdirSync(sub, { recursive: true });
+  const made = spawnSync(process.execPath, [cliPath, "lock", "--", "node", demoServer], { cwd: sub, encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+  const result = runAction(
+    { command, "pass-env": "MCP_LINT_DEMO_RUGPULL", sarif: "lock.sarif", "working-directory": "servers/my weather" },
+    { MCP_LINT_DEMO_RUGPULL: "1" },
+    root,
+  );
+  expect(result.status, result.stdout).toBe(1);
+  return sub;
+}
+
 describe("the Action's SARIF helpers (action/sarif.mjs)", () => {
   it("encodes a folder as a URI prefix", () => {
     expect(folderUri("")).toBe("");
@@ -113,16 +128,7 @@ describe("the sarif input", () => {
 
   it("makes the lockfile's URI relative to the workspace root when working-directory is a subfolder", () => {
     const root = tempDir();
-    const sub = join(root, "servers", "my weather");
-    mkdirSync(sub, { recursive: true });
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--", "node", demoServer], { cwd: sub, encoding: "utf8" });
-    expect(made.status, made.stderr).toBe(0);
-    const result = runAction(
-      { command, "pass-env": "MCP_LINT_DEMO_RUGPULL", sarif: "lock.sarif", "working-directory": "servers/my weather" },
-      { MCP_LINT_DEMO_RUGPULL: "1" },
-      root,
-    );
-    expect(result.status, result.stdout).toBe(1);
+    const sub = rugPullInSubfolder(root, command);
     const { text, log } = readSarif(join(sub, "lock.sarif"));
     expect(sarifErrors(log)).toBeNull();
     expect(text).toMatch(/^[\x20-\x7e\n]*$/);
@@ -135,16 +141,7 @@ describe("the sarif input", () => {
   it("in a checkout (a git work tree), keeps the URIs mcp-lint wrote from its root: not moved twice", () => {
     const root = tempDir();
     expect(spawnSync("git", ["init", "--quiet", root]).status).toBe(0);
-    const sub = join(root, "servers", "my weather");
-    mkdirSync(sub, { recursive: true });
-    const made = spawnSync(process.execPath, [cliPath, "lock", "--", "node", demoServer], { cwd: sub, encoding: "utf8" });
-    expect(made.status, made.stderr).toBe(0);
-    const result = runAction(
-      { command, "pass-env": "MCP_LINT_DEMO_RUGPULL", sarif: "lock.sarif", "working-directory": "servers/my weather" },
-      { MCP_LINT_DEMO_RUGPULL: "1" },
-      root,
-    );
-    expect(result.status, result.stdout).toBe(1);
+    const sub = rugPullInSubfolder(root, command);
     const { log } = readSarif(join(sub, "lock.sarif"));
     expect(sarifErrors(log)).toBeNull();
     expect(new Set(fileUris(log))).toEqual(new Set(["servers/my%20weather/mcp-lint.lock"]));

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { annotations, fixtureCommand, runAction } from "./action-harness.js";
+import { annotations, fixtureCommand, lockedPlainFixture, runAction } from "./action-harness.js";
 import { cliPath, tempDir } from "./helpers.js";
 
 const markdown = new MarkdownIt({ html: true, linkify: true });
@@ -23,9 +23,7 @@ const DESCRIPTION = "looks fine\n```\n</details>\n<img src=https://evil.example/
 describe("the job summary shows hostile tool text as text (issue 9 item 5)", () => {
   it("keeps every row at four cells and renders no image, link, emphasis or HTML from the server", () => {
     const workspace = tempDir();
-    const clean = fixtureCommand(workspace, "clean", { tools: [{ name: "t", description: "plain", inputSchema: { type: "object" } }] });
-    const made = spawnSync("bash", ["-c", `node "${cliPath}" lock -- ${clean}`], { cwd: workspace, encoding: "utf8" });
-    expect(made.status, made.stderr).toBe(0);
+    lockedPlainFixture(workspace);
     const command = fixtureCommand(workspace, "hostile", {
       tools: [
         { name: "t", description: DESCRIPTION, inputSchema: { type: "object" } },
