@@ -176,7 +176,8 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
   const repaired: string[] = [];
   // SARIF results point at the lines of the lock as it was read.
   const sarifLockText = flags.sarif != null ? lockText.text : null;
-  const { document, settle } = parseLock(lockText, flags, repaired);
+  // A server started early boots while the lock is read whole; without one, a large lock is read entry by entry.
+  const { document, settle } = parseLock(lockText, flags, repaired, early === null);
   if (repaired.length > 0) {
     output.err(
       `mcp-lint: ${neutralize(flags.lock)} was edited by hand: the sha256 of ${repaired.map((name) => showName(name)).join(", ")} did not match; comparing with the definitions as stored, and --accept will rewrite it\n`,
@@ -322,14 +323,14 @@ async function reviewChanges(
  * of a large lock reads its tools entries later, one by one against the served tools (`settle`,
  * lock/deferred.ts), so the whole lock is never in memory as objects.
  */
-function parseLock(read: { text: string | null }, flags: LockFlags, repaired: string[]): { document: LockDocument | null; settle: DeferredLock["settle"] } {
+function parseLock(read: { text: string | null }, flags: LockFlags, repaired: string[], defer: boolean): { document: LockDocument | null; settle: DeferredLock["settle"] } {
   const text = read.text;
   read.text = null;
   if (text === null) {
     if (flags.check) throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
     return { document: null, settle: () => {} };
   }
-  if (flags.check) return readLockDeferred(text, flags.lock);
+  if (flags.check && defer) return readLockDeferred(text, flags.lock);
   return {
     document: parseLockDocument(parseJsonStrict(text, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {}),
     settle: () => {},
