@@ -323,7 +323,12 @@ async function reviewChanges(
  * of a large lock reads its tools entries later, one by one against the served tools (`settle`,
  * lock/deferred.ts), so the whole lock is never in memory as objects.
  */
-function parseLock(read: { text: string | null }, flags: LockFlags, repaired: string[], defer: boolean): { document: LockDocument | null; settle: DeferredLock["settle"] } {
+function parseLock(
+  read: { text: string | null },
+  flags: LockFlags,
+  repaired: string[],
+  defer: boolean,
+): { document: LockDocument | null; settle: DeferredLock["settle"] } {
   const text = read.text;
   read.text = null;
   if (text === null) {
