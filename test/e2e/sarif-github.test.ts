@@ -36,13 +36,14 @@ function multitool(): string {
   return binary;
 }
 
-/** The multitool's errors for a log, by rule kind ("Gh" or the default rules). */
-function multitoolErrors(log: string, ruleKind: "Gh" | null): string[] {
-  const out = `${log}.validation.sarif`;
-  const args = ["validate", log, "--output", out, "--log", "ForceOverwrite", ...(ruleKind === null ? [] : ["--rule-kind", ruleKind])];
+/** The multitool's errors for some logs (one run of it: each start of the .NET program costs seconds), by rule kind ("Gh" or the default rules). */
+function multitoolErrors(logs: readonly string[], ruleKind: "Gh" | null): string[] {
+  const out = join(tempDir(), "validation.sarif");
+  const args = ["validate", ...logs, "--output", out, "--log", "ForceOverwrite", ...(ruleKind === null ? [] : ["--rule-kind", ruleKind])];
   const run = spawnSync(multitool(), args, { encoding: "utf8", timeout: 120_000, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: "1" } });
   expect(run.status, run.stdout + run.stderr).toBe(0);
   expect(run.stdout).toContain("Analysis completed successfully");
+  expect(run.stdout).toContain(`Done. ${logs.length} files scanned.`);
   return run.stdout.split("\n").filter((line) => /: error /.test(line));
 }
 
@@ -104,10 +105,9 @@ describe("SARIF for GitHub code scanning", () => {
   it.skipIf(!supported)(
     "passes the multitool's GitHub rules and its default rules with no error, for check, lock --check and check-config",
     () => {
-      for (const log of [checkLog, lockLog, configLog]) {
-        expect(multitoolErrors(log, "Gh"), log).toEqual([]);
-        expect(multitoolErrors(log, null), log).toEqual([]);
-      }
+      const logs = [checkLog, lockLog, configLog];
+      expect(multitoolErrors(logs, "Gh")).toEqual([]);
+      expect(multitoolErrors(logs, null)).toEqual([]);
     },
     400_000,
   );
