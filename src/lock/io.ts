@@ -9,39 +9,26 @@ import { decodeUtf8Strict, parseJsonStrict } from "../json/parse.js";
 /** Largest input file read (a lock or a saved tools/list); bigger is refused rather than read. */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
-/** Read a file as strict UTF-8 text, or null when it does not exist. */
-export async function readTextIfExists(path: string): Promise<string | null> {
-  const text = await readLargeText(path);
-  if (text !== undefined) return text;
-  const read = await readBytesIfExists(path);
-  return read === null ? null : read.text;
-}
-
-/** Files at least this large are decoded by Node as they are read (readLargeText). */
+/** Files at least this large are decoded by Node as they are read (see readTextIfExists). */
 const LARGE_TEXT_BYTES = 1024 * 1024;
 
 /**
- * A large file's text, decoded as Node reads it, so no buffer of its bytes is left for the garbage
- * collector (a 27 MB lock's bytes would otherwise stay in memory beside its text). Node's decoder
- * replaces invalid UTF-8 with U+FFFD: a text holding that character is read again strictly, which
- * names the bad byte or keeps a real U+FFFD. Undefined means "read it the ordinary way".
+ * Read a file as strict UTF-8 text, or null when it does not exist. A large file is decoded as
+ * Node reads it, so no buffer of its bytes is left for the garbage collector (a 27 MB lock's bytes
+ * would otherwise stay in memory beside its text). Node's decoder replaces invalid UTF-8 with
+ * U+FFFD: a text holding that character is read again as bytes, which names the bad byte or keeps
+ * a real U+FFFD.
  */
-async function readLargeText(path: string): Promise<string | undefined> {
-  let info: Stats;
-  try {
-    info = await stat(path);
-  } catch {
-    return undefined;
+export async function readTextIfExists(path: string): Promise<string | null> {
+  const size = await inputSize(path);
+  if (size === null) return null;
+  if (size >= LARGE_TEXT_BYTES) {
+    const text = await readOrNull(path, () => readFile(path, "utf8"));
+    if (text === null) return null;
+    if (!text.includes("\uFFFD")) return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
-  if (!info.isFile() || info.size < LARGE_TEXT_BYTES || info.size > MAX_INPUT_BYTES) return undefined;
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  if (text.includes("\uFFFD")) return undefined;
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const read = await readBytes(path);
+  return read === null ? null : read.text;
 }
 
 /** A file's bytes as read, and its text (strict UTF-8, one leading BOM removed). */
@@ -54,6 +41,11 @@ export interface ReadFile {
 
 /** Read a file's bytes and text, or null when it does not exist; the same checks as readTextIfExists. */
 export async function readBytesIfExists(path: string): Promise<ReadFile | null> {
+  return (await inputSize(path)) === null ? null : readBytes(path);
+}
+
+/** The size of an input file, null when it does not exist; refuses what is not a file or is over MAX_INPUT_BYTES. */
+async function inputSize(path: string): Promise<number | null> {
   let size: number;
   try {
     const info = await stat(path);
@@ -67,9 +59,21 @@ export async function readBytesIfExists(path: string): Promise<ReadFile | null> 
   if (size > MAX_INPUT_BYTES) {
     throw new InputFileError(`${path} is ${Math.round(size / 1048576)} MiB; files over ${MAX_INPUT_BYTES / 1048576} MiB are refused`);
   }
-  try {
+  return size;
+}
+
+/** A file's bytes and strict text, once inputSize has accepted it; null if it vanished meanwhile. */
+function readBytes(path: string): Promise<ReadFile | null> {
+  return readOrNull(path, async () => {
     const bytes = await readFile(path);
     return { bytes, text: decodeUtf8Strict(bytes, path), bom: bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf };
+  });
+}
+
+/** Run a read of `path`: null when the file is gone, a one-line InputFileError for any other system error. */
+async function readOrNull<T>(path: string, read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
   } catch (error) {
     if (isErrno(error, "ENOENT")) return null;
     if (error instanceof Error && !("code" in error)) throw error;
