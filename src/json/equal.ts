@@ -3,38 +3,10 @@
 /**
  * True when two JSON values are equal: same scalars, arrays equal item by item, objects with the
  * same own keys and equal values. Depth is bounded by the caller (definitions are at most 64 deep).
+ * The same value twice (a lock entry that kept the served object) needs no walk.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
-    // NaN cannot come from JSON; -0 and 0 serialize alike in RFC 8785, so === is the right test.
-    return false;
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) {
-      const x: unknown = a[i];
-      const y: unknown = b[i];
-      if (x !== y && (typeof x !== "object" || x === null || !jsonEqual(x, y))) return false;
-    }
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  // for-in with own-key tests avoids a key array per object: this runs over every locked tool.
-  let keys = 0;
-  for (const key in left) {
-    if (!Object.hasOwn(left, key)) continue;
-    if (!Object.hasOwn(right, key)) return false;
-    const x = left[key];
-    const y = right[key];
-    // Scalars are settled here, without a call: most values in a schema are strings.
-    if (x !== y && (typeof x !== "object" || x === null || !jsonEqual(x, y))) return false;
-    keys++;
-  }
-  for (const key in right) if (Object.hasOwn(right, key)) keys--;
-  return keys === 0;
+  return a === b || equalKeyCount(a, b) >= 0;
 }
 
 /**
@@ -59,6 +31,7 @@ export function equalKeyCount(a: unknown, b: unknown): number {
   const right = b as Record<string, unknown>;
   let keys = 0;
   let total = 0;
+  // for-in with own-key tests avoids a key array per object: this runs over every locked tool.
   for (const key in left) {
     if (!Object.hasOwn(left, key)) continue;
     if (!Object.hasOwn(right, key)) return -1;
