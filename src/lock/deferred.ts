@@ -121,12 +121,11 @@ function whole(text: string, source: string): DeferredLock {
 /** The Lockfile of `full` that stands where `lock` stands in `document`. */
 function sameServer(full: LockDocument, document: LockDocument, lock: Lockfile): Lockfile {
   if (full.version === LOCKFILE_VERSION) return full.lock;
-  if (document.version === LOCKFILE_VERSION) throw new NotDeferred();
+  // Both were read from one text, so they have one version and the same servers.
+  if (document.version === LOCKFILE_VERSION) throw new Error("internal error: one lock text read as two versions");
   for (const [name, candidate] of document.servers) {
-    if (candidate === lock) {
-      const match = full.servers.get(name);
-      if (match !== undefined) return match;
-    }
+    const match = candidate === lock ? full.servers.get(name) : undefined;
+    if (match !== undefined) return match;
   }
   throw new Error("internal error: a deferred lock entry belongs to no server of the lock");
 }
