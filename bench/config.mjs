@@ -7,28 +7,20 @@
 //
 // Prints the median wall time of each and the ratio; target: the config run at most 40% of the sum.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { generateServerFile } from "./gen-tools.mjs";
+import { numberOption, repo, requireBuilt } from "./common.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(repo, "dist", "cli.js");
 const server = join(repo, "test", "fixtures", "servers", "catalog.mjs");
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
-};
-const servers = option("--servers", 10);
-const tools = option("--tools", 100);
-const runs = option("--runs", 3);
-const jobs = option("--jobs", 4);
-if (!existsSync(cli)) {
-  console.error("bench: dist/cli.js not found. Run `npm run build` first.");
-  process.exit(2);
-}
+const servers = numberOption("--servers", 10);
+const tools = numberOption("--tools", 100);
+const runs = numberOption("--runs", 3);
+const jobs = numberOption("--jobs", 4);
+requireBuilt(cli);
 
 const work = mkdtempSync(join(tmpdir(), "mcp-lint-config-bench-"));
 const entries = {};

@@ -7,26 +7,18 @@
 //
 // Prints the median wall time of each and the ratio; target 1.0x (no slower than the bare client), at most 1.15x.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { numberOption, repo, requireBuilt } from "./common.mjs";
 import { generateServerFile } from "./gen-tools.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // MCP_LINT_CLI=/path/to/cli.js measures another build (default: <repo>/dist/cli.js).
 const cli = process.env.MCP_LINT_CLI ? resolve(process.env.MCP_LINT_CLI) : join(repo, "dist", "cli.js");
 const server = join(repo, "test", "fixtures", "servers", "from-file.mjs");
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
-};
-const toolCount = option("--tools", 1000);
-const runs = option("--runs", 7);
-if (!existsSync(cli)) {
-  console.error("bench: dist/cli.js not found. Run `npm run build` first.");
-  process.exit(2);
-}
+const toolCount = numberOption("--tools", 1000);
+const runs = numberOption("--runs", 7);
+requireBuilt(cli);
 
 const work = mkdtempSync(join(tmpdir(), "mcp-lint-live-"));
 const tools = join(work, "server.json");

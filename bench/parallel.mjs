@@ -12,23 +12,15 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { numberOption, repo, requireBuilt } from "./common.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // MCP_LINT_CLI=/path/to/cli.js measures another build (default: <repo>/dist/cli.js).
 const cli = process.env.MCP_LINT_CLI ? resolve(process.env.MCP_LINT_CLI) : join(repo, "dist", "cli.js");
 const fixture = join(repo, "test", "fixtures", "servers", "live", "http-server.mjs");
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
-};
-const clients = option("--clients", 14);
-const runs = option("--runs", 5);
-if (!existsSync(cli)) {
-  console.error("bench: dist/cli.js not found. Run `npm run build` first.");
-  process.exit(2);
-}
+const clients = numberOption("--clients", 14);
+const runs = numberOption("--runs", 5);
+requireBuilt(cli);
 
 const work = mkdtempSync(join(tmpdir(), "mcp-lint-parallel-"));
 const lockPath = join(work, "mcp-lint.lock");

@@ -15,28 +15,20 @@
 //    minus no lock) under 100 ms.
 // Every figure is printed with the load average, since the machine may be shared.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { numberOption, repo, requireBuilt } from "./common.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(repo, "dist", "cli.js");
 const server = join(repo, "test", "fixtures", "servers", "proxy", "bench-server.mjs");
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
-};
-const calls = option("--calls", 10_000);
-const rounds = option("--rounds", 10);
-const toolCount = option("--tools", 1000);
-const connects = option("--connects", 7);
-if (!existsSync(cli)) {
-  console.error("bench: dist/cli.js not found. Run `npm run build` first.");
-  process.exit(2);
-}
+const calls = numberOption("--calls", 10_000);
+const rounds = numberOption("--rounds", 10);
+const toolCount = numberOption("--tools", 1000);
+const connects = numberOption("--connects", 7);
+requireBuilt(cli);
 
 const work = mkdtempSync(join(tmpdir(), "mcp-lint-proxy-bench-"));
 const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
