@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { capDisplay, neutralize, neutralizeLines } from "../dist/text/neutralize.js";
 import { cliLaunch } from "./contain.mjs";
 import { codeBlock, markdownCell, workflowCommand } from "./format.mjs";
@@ -390,10 +390,10 @@ async function main(dir) {
   // The plan holds the values of header-env and pass-env variables: gone before any server starts.
   rmSync(join(dir, "plan.json"));
   files = plan.comment === true ? keepingSummary(stepFiles(plan), kept) : stepFiles(plan);
-  if (plan.comment === true) commentReport = { key: lockKey(plan.root, plan.cwd, plan.lock), quiet: false };
-  const lockPath = resolve(plan.cwd, plan.lock);
-  const lockRel = relative(plan.root, lockPath);
-  const annotationFile = lockRel === "" || lockRel.startsWith(`..${sep}`) || isAbsolute(lockRel) ? undefined : lockRel.split(sep).join("/");
+  // The lock's path from the workspace root names the annotations' file (none for a lock outside it) and the comment.
+  const lockFromRoot = lockKey(plan.root, plan.cwd, plan.lock);
+  const annotationFile = isAbsolute(lockFromRoot) ? undefined : lockFromRoot;
+  if (plan.comment === true) commentReport = { key: lockFromRoot, quiet: false };
   // The lock check's annotations sit on the lockfile; a live lint run has no file to point at.
   const annotate = (level, title, message) => out.line(workflowCommand(level, { file: annotationFile, title }, message));
   const annotateLint = (level, title, message) => out.line(workflowCommand(level, { title }, message));
