@@ -168,6 +168,19 @@ describe("SARIF for GitHub code scanning", () => {
     expect(loose?.locations[0]?.physicalLocation?.region?.startLine).toBe(lineOf(configText, '"loose"'));
   });
 
+  it("a list nested 200,000 deep beside its tools still gets its SARIF, naming the file without lines", async () => {
+    const dir = tempDir();
+    git(dir);
+    writeFileSync(join(dir, "deep.json"), `{"tools":[{"name":"get","description":"Get it."}],"x":${"[".repeat(200_000)}${"]".repeat(200_000)}}`);
+    const checked = await runCli(["check", "deep.json", "--fail-on", "warning", "--sarif", "deep.sarif"], { cwd: dir });
+    expect(checked.stderr).toBe("");
+    expect(checked.code).toBe(1);
+    const run = runOf(join(dir, "deep.sarif"));
+    expect(sarifErrors(JSON.parse(readFileSync(join(dir, "deep.sarif"), "utf8")))).toBeNull();
+    expect(run.results.length).toBeGreaterThan(0);
+    for (const result of run.results) expect(result.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: "deep.json", uriBaseId: "%SRCROOT%" } });
+  });
+
   it("outside any work tree, starts URIs at the folder it ran in, with ../ for a file above it", async () => {
     const outside = tempDir();
     if (existsSync(join(outside, ".git")) || spawnSync("git", ["-C", outside, "rev-parse"], { encoding: "utf8" }).status === 0)
