@@ -168,6 +168,10 @@ export interface EarlyLaunch {
  */
 export async function launchEarly(target: StdioTarget & Target, warn: (text: string) => void): Promise<EarlyLaunch> {
   const launched = await startStdio(target, warn);
+  // Wait for the spawn itself (a few ms): the containment probe before it finishes in a callback,
+  // which the synchronous lock parse that follows would otherwise hold back until it is done.
+  // A failed spawn is reported by the session's initialize, as for any launch.
+  await launched.running.catch(() => undefined);
   let taken = false;
   return {
     take: () => {
