@@ -15,7 +15,7 @@ import {
   parseLockDocument,
   serializeLockDocument,
 } from "../lock/format.js";
-import { readTextIfExists, checkOutputPath, writeFileSafely } from "../lock/io.js";
+import { readTextPiecesIfExists, checkOutputPath, writeFileSafely } from "../lock/io.js";
 import type { Change } from "../lock/kinds.js";
 import { CHANGE_KINDS } from "../lock/kinds.js";
 import { applyIgnores, ignoredValueSha256, planServer, type ServerPlan } from "../lock/plan.js";
@@ -37,6 +37,9 @@ import {
   loadVerdictModules,
   lintOwnLaunch,
   type Output,
+  type PrereadFile,
+  prereadFromFile,
+  type ReadOptions,
   readSnapshot,
   redactorFor,
   resolveSource,
@@ -134,8 +137,12 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   // A single launched server starts now and boots while the lock is parsed and checked (the lock's
   // bytes are read first: the server could rewrite the file once it runs).
   const sole = jobs.length === 1 ? (jobs[0] as LockJob) : null;
-  const lockText = { text: await readTextIfExists(flags.lock) };
-  const early = sole?.target?.kind === "stdio" && (lockText.text !== null || !flags.check) ? await launchEarly(sole.target, jobOutput(output, sole).err) : null;
+  // A --from file is read before the lock, so its text is gone before the lock's is read: a
+  // 10,000-tool check holds one of the two texts at a time (about 10 MB less at its peak).
+  const preread = sole !== null && sole.target === null && flags.from != null ? await prereadFromFile(flags) : null;
+  const lockText = { pieces: await readTextPiecesIfExists(flags.lock) };
+  const early =
+    sole?.target?.kind === "stdio" && (lockText.pieces !== null || !flags.check) ? await launchEarly(sole.target, jobOutput(output, sole).err) : null;
   try {
     return await lockWithServers(flags, output, {
       config,
@@ -146,6 +153,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
       review,
       lockText,
       early,
+      preread,
       modules,
       sarifBase: sarifBaseFound,
     });
@@ -163,19 +171,20 @@ interface LockRunPlan {
   acceptNames: ScopedName[];
   review: boolean;
   /** The lock's text as read before any server started; emptied once parsed, so a large lock's text is not kept. */
-  lockText: { text: string | null };
+  lockText: { pieces: string[] | null };
   early: EarlyLaunch | null;
+  preread: PrereadFile | null;
   modules: VerdictModules;
   /** Where the SARIF log's URIs start, settled before any server started (null without --sarif). */
   sarifBase: SarifBase | null;
 }
 
 async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPlan): Promise<number> {
-  const { config, jobs, identities, ignoreRequests, acceptNames, review, lockText, early, modules } = plan;
+  const { config, jobs, identities, ignoreRequests, acceptNames, review, lockText, early, preread, modules } = plan;
   const jsonToStdout = flags.json === "-";
   const repaired: string[] = [];
   // SARIF results point at the lines of the lock as it was read.
-  const sarifLockText = flags.sarif != null ? lockText.text : null;
+  const sarifLockText = flags.sarif != null ? lockText.pieces : null;
   // A server started early boots while the lock is read whole; without one, a large lock is read entry by entry.
   const { document, settle } = parseLock(lockText, flags, repaired, early === null);
   if (repaired.length > 0) {
@@ -192,7 +201,7 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
   }
 
   const redactor = redactorFor(mergedTargetSecrets(jobs), output);
-  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, early, settle);
+  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, { early, preread }, settle);
 
   const newIgnores = new Map<string | null, IgnoreRule[]>();
   for (const request of ignoreRequests) {
@@ -275,7 +284,7 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
         changes,
         findings: runs.flatMap((run) => run.hidden.map((finding) => (run.job.key === null ? finding : { ...finding, server: run.job.key }))),
         redact: (raw) => redactor.text(raw),
-        lines: sarifLockText === null ? null : lockLines(sarifLockText),
+        lines: sarifLockText === null ? null : lockLines(sarifLockText.join("")),
         base,
       }),
     );
@@ -324,18 +333,19 @@ async function reviewChanges(
  * lock/deferred.ts), so the whole lock is never in memory as objects.
  */
 function parseLock(
-  read: { text: string | null },
+  read: { pieces: string[] | null },
   flags: LockFlags,
   repaired: string[],
   defer: boolean,
 ): { document: LockDocument | null; settle: DeferredLock["settle"] } {
-  const text = read.text;
-  read.text = null;
-  if (text === null) {
+  const pieces = read.pieces;
+  read.pieces = null;
+  if (pieces === null) {
     if (flags.check) throw new UsageError(`lock file ${flags.lock} does not exist; run "mcp-lint lock" first to create it`);
     return { document: null, settle: () => {} };
   }
-  if (flags.check && defer) return readLockDeferred(text, flags.lock);
+  if (flags.check && defer) return readLockDeferred(pieces, flags.lock);
+  const text = pieces.length === 1 ? (pieces[0] as string) : pieces.join("");
   return {
     document: parseLockDocument(parseJsonStrict(text, flags.lock), flags.lock, flags.accept ? { hashMismatch: "repair", repaired } : {}),
     settle: () => {},
@@ -420,7 +430,7 @@ async function readServers(
   flags: LockFlags,
   redactor: Redactor,
   output: Output,
-  early: EarlyLaunch | null,
+  ahead: Pick<ReadOptions, "early" | "preread">,
   settle: DeferredLock["settle"],
 ): Promise<ServerRun[]> {
   const progress = jobs.length > 1 && output.styles?.err.width != null ? progressLine(jobs.length, output) : null;
@@ -434,7 +444,7 @@ async function readServers(
             catalog: version === LOCKFILE_VERSION_SERVERS,
             clientInfo: identity,
             progress: jobs.length === 1,
-            early,
+            ...ahead,
           });
           if (identity !== null) snapshot.readAs = identity;
           return snapshot;

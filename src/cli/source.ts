@@ -150,6 +150,37 @@ export interface ReadOptions {
   progress?: boolean;
   /** A server launched already (launchEarly), to speak to instead of launching one. */
   early?: EarlyLaunch | null;
+  /** The --from file read already (prereadFromFile), to use instead of reading it again. */
+  preread?: PrereadFile | null;
+}
+
+/** A --from file read ahead: the first read takes its snapshot, or the error reading it gave. */
+export interface PrereadFile {
+  take: () => Promise<ServerSnapshot> | null;
+}
+
+/**
+ * Read the --from file now. What went wrong is kept, not thrown, so it comes out where the file
+ * is used and an earlier error (a missing lock) still comes first.
+ */
+export async function prereadFromFile(flags: SourceFlags): Promise<PrereadFile> {
+  let read: Promise<ServerSnapshot> | null = snapshotFromSourceFile(flags);
+  // Settled here, so the file's text is dropped before the caller goes on.
+  await read.then(
+    () => undefined,
+    () => undefined,
+  );
+  return {
+    take: () => {
+      const taken = read;
+      read = null;
+      return taken;
+    },
+  };
+}
+
+async function snapshotFromSourceFile(flags: SourceFlags): Promise<ServerSnapshot> {
+  return snapshotFromFile(await readJsonFile(flags.from as string, flags.fromWhat ?? "--from file"), flags.from as string);
 }
 
 /**
@@ -244,7 +275,7 @@ export async function readSnapshot(
   warn: (text: string) => void,
   read: ReadOptions = {},
 ): Promise<ServerSnapshot> {
-  if (target === null) return snapshotFromFile(await readJsonFile(flags.from as string, flags.fromWhat ?? "--from file"), flags.from as string);
+  if (target === null) return read.preread?.take() ?? snapshotFromSourceFile(flags);
   const session = await openSession(flags, target, redactor, warn, read, onStarted);
   let raw: ServerSnapshot;
   try {

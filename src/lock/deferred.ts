@@ -18,6 +18,7 @@ import { JsonInputError, LockFormatError } from "../errors.js";
 import { equalKeyCount, jsonEqual } from "../json/equal.js";
 import { countKeyColons, parseJsonStrict, parsedWithinDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH } from "../limits.js";
+import { PiecedText } from "../text/pieced.js";
 import {
   type DeferredEntries,
   type LockDocument,
@@ -60,12 +61,14 @@ interface Pending {
 class NotDeferred extends Error {}
 
 /**
- * Read `text` (a lock of DEFERRED_LOCK_CHARS or more, in mcp-lint's layout) with its tools entries
- * deferred; any other text is read whole, and its `settle` has nothing left to do.
+ * Read `read` (a lock of DEFERRED_LOCK_CHARS or more, in mcp-lint's layout; its text or the pieces
+ * it was read in) with its tools entries deferred; any other text is read whole, and its `settle`
+ * has nothing left to do.
  */
-export function readLockDeferred(text: string, source: string): DeferredLock {
+export function readLockDeferred(read: string | readonly string[], source: string): DeferredLock {
+  const text = new PiecedText(typeof read === "string" ? [read] : read);
   const cut = text.length >= DEFERRED_LOCK_CHARS ? cutToolEntries(text) : null;
-  if (cut === null) return whole(text, source);
+  if (cut === null) return whole(text.join(), source);
   const pending = new Map<Map<string, LockedEntry>, Pending>();
   const claimed = new Set<number>();
   const deferred: DeferredEntries = {
@@ -87,13 +90,13 @@ export function readLockDeferred(text: string, source: string): DeferredLock {
     // A cut whose stand-in landed anywhere but a tools entry would have failed above or be unclaimed here.
     if (claimed.size !== cut.cuts.length) throw new NotDeferred();
   } catch {
-    return whole(text, source);
+    return whole(text.join(), source);
   }
   let full: LockDocument | null = null;
   // The whole text, read once if an entry turns out wrong: it throws the exact error, or (were this
   // reader ever to disagree with it) gives the entries to use instead.
   const wholeDocument = (): LockDocument => {
-    full ??= parseLockDocument(parseJsonStrict(text, source), source);
+    full ??= parseLockDocument(parseJsonStrict(text.join(), source), source);
     return full;
   };
   return {
@@ -131,7 +134,7 @@ function sameServer(full: LockDocument, document: LockDocument, lock: Lockfile):
 }
 
 /** Read each pending entry strictly; one equal to the served tool of its name keeps the served object. */
-function settleEntries(entries: Map<string, LockedEntry>, list: Pending, served: readonly JsonObject[], text: string, source: string): void {
+function settleEntries(entries: Map<string, LockedEntry>, list: Pending, served: readonly JsonObject[], text: PiecedText, source: string): void {
   const live = new Map<string, JsonObject>();
   for (const tool of served) {
     const name = tool.name as string;
@@ -174,7 +177,8 @@ function unchangedEntry(slice: string, tool: JsonObject, name: string, section: 
 }
 
 /** The text with each tools entry's value replaced by its index, and the cuts; null when the text is not in mcp-lint's layout. */
-export function cutToolEntries(text: string): { skeleton: string; cuts: Cut[] } | null {
+export function cutToolEntries(read: string | PiecedText): { skeleton: string; cuts: Cut[] } | null {
+  const text = typeof read === "string" ? new PiecedText([read]) : read;
   const HEADER = '"tools": {\n';
   const pieces: string[] = [];
   const cuts: Cut[] = [];
@@ -212,11 +216,11 @@ export function cutToolEntries(text: string): { skeleton: string; cuts: Cut[] } 
     search = copied;
   }
   if (cuts.length === 0) return null;
-  pieces.push(text.slice(copied));
+  pieces.push(text.slice(copied, text.length));
   return { skeleton: pieces.join(""), cuts };
 }
 
-function onlySpaces(text: string, from: number, to: number): boolean {
+function onlySpaces(text: PiecedText, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 0x20) return false;
   return true;
 }

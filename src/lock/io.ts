@@ -1,8 +1,9 @@
 /** File IO for locks and input files: bounded strict reads, atomic writes. */
 
 import type { Stats } from "node:fs";
-import { lstat, readFile, stat } from "node:fs/promises";
+import { lstat, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { InputFileError } from "../errors.js";
 import { decodeUtf8Strict, parseJsonStrict } from "../json/parse.js";
 
@@ -29,6 +30,54 @@ export async function readTextIfExists(path: string): Promise<string | null> {
   }
   const read = await readBytes(path);
   return read === null ? null : read.text;
+}
+
+/** Bytes read at a time into one piece of a large text read in pieces. */
+const PIECE_BYTES = 1024 * 1024;
+
+/**
+ * readTextIfExists for a text that can be used in pieces (a large lock, lock/deferred.ts): a large
+ * file comes as the pieces it was decoded in, never joined, so its text is never in memory twice
+ * (pieces and joined copy); a small one is one piece. The same checks as readTextIfExists.
+ */
+export async function readTextPiecesIfExists(path: string): Promise<string[] | null> {
+  const size = await inputSize(path);
+  if (size === null) return null;
+  if (size >= LARGE_TEXT_BYTES) {
+    const pieces = await readOrNull(path, () => decodeInPieces(path));
+    if (pieces === null) return null;
+    if (!pieces.some((piece) => piece.includes("\uFFFD"))) {
+      const first = pieces[0] ?? "";
+      if (first.charCodeAt(0) === 0xfeff) pieces[0] = first.slice(1);
+      return pieces;
+    }
+  }
+  const read = await readBytes(path);
+  return read === null ? null : [read.text];
+}
+
+/** A file decoded PIECE_BYTES at a time; invalid UTF-8 (even cut at the end) becomes U+FFFD. */
+async function decodeInPieces(path: string): Promise<string[]> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(PIECE_BYTES);
+    const decoder = new StringDecoder("utf8");
+    const pieces: string[] = [];
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      // The file grew after its size was checked.
+      if (total > MAX_INPUT_BYTES)
+        throw new InputFileError(`${path} is over ${MAX_INPUT_BYTES / 1048576} MiB; files over ${MAX_INPUT_BYTES / 1048576} MiB are refused`);
+      pieces.push(decoder.write(buffer.subarray(0, bytesRead)));
+    }
+    pieces.push(decoder.end());
+    return pieces;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A file's bytes as read, and its text (strict UTF-8, one leading BOM removed). */

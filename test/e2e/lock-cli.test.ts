@@ -2,6 +2,8 @@
 import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { buildLockfile, serializeLockfile } from "../../src/lock/format.js";
+import { snapshotFromFile } from "../../src/lock/snapshot.js";
 import { cliPath, fromFileServer, repo, runCli, tempDir, writeJson } from "./helpers.js";
 
 const baseTools = [
@@ -225,6 +227,17 @@ describe("user errors: one line on stderr, exit 2", () => {
   const cases: [string, (dir: string) => string[], RegExp][] = [
     ["missing lock on --check", (dir) => ["lock", "--check", "--from", writeJson(dir, "t.json", server)], /does not exist; run "mcp-lint lock"/],
     ["missing --from file", () => ["lock", "--from", "nope.json"], /nope\.json does not exist/],
+    // The --from file is read before the lock (so one text is freed before the other is read), yet the lock's error still comes first.
+    ["missing lock on --check, with a missing --from file too", () => ["lock", "--check", "--from", "nope.json"], /lock file mcp-lint\.lock does not exist; run "mcp-lint lock"/],
+    [
+      "broken --from file on --check, with a good lock",
+      (dir) => {
+        writeFileSync(join(dir, "mcp-lint.lock"), serializeLockfile(buildLockfile(snapshotFromFile(server, "t.json"), null)));
+        writeFileSync(join(dir, "bad.json"), '{"tools": [\n  {"name": "a",}\n]}');
+        return ["lock", "--check", "--from", "bad.json"];
+      },
+      /^mcp-lint: bad\.json: invalid JSON at line 2 column/,
+    ],
     [
       "invalid JSON with position",
       (dir) => {

@@ -50,7 +50,7 @@ function wholeReading(text: string): Lockfile | string {
 }
 
 /** The deferred reading settled against `served`: the lock, or the error's message. */
-function deferredReading(text: string, served: readonly JsonObject[]): Lockfile | string {
+function deferredReading(text: string | readonly string[], served: readonly JsonObject[]): Lockfile | string {
   try {
     const deferred = readLockDeferred(text, SOURCE);
     const lock = deferred.document.version === 1 ? deferred.document.lock : ([...deferred.document.servers.values()][0] as Lockfile);
@@ -161,6 +161,30 @@ describe("the deferred lock reader", () => {
       expect(deferredReading(text, snapshot(big).tools)).toBe(whole);
     });
   }
+
+  it("gives the same entries and errors from the pieces the text was read in, wherever they are cut", () => {
+    // Cuts inside the patterns the reader looks for: the tools header, an entry's name line, an entry's closing line.
+    const header = bigText.indexOf('"tools": {\n');
+    const nameLine = bigText.indexOf('\n    "tool_1": {\n');
+    const closing = bigText.indexOf("\n    },\n");
+    const ends = [header + 3, header + 11, nameLine + 1, nameLine + 8, closing, closing + 1, closing + 5, closing + 6, bigText.length].sort((a, b) => a - b);
+    const pieces = ends.map((end, i) => bigText.slice(i === 0 ? 0 : ends[i - 1], end));
+    expect(pieces.join("")).toBe(bigText);
+    expect(pieces.length).toBe(9);
+    const served = snapshot(big).tools;
+    const fromPieces = deferredReading(pieces, served) as Lockfile;
+    expect([...fromPieces.tools.keys()]).toEqual([...(wholeReading(bigText) as Lockfile).tools.keys()]);
+    expect([...fromPieces.tools].every(([name, entry]) => entry.definition === served.find((tool) => tool.name === name))).toBe(true);
+    // Pieces of 1 MiB, as the file reader gives them, and odd small ones.
+    for (const size of [1 << 20, 4093]) {
+      const even = Array.from({ length: Math.ceil(bigText.length / size) }, (_, i) => bigText.slice(i * size, (i + 1) * size));
+      const read = deferredReading(even, served) as Lockfile;
+      expect(compareWithLock(read, snapshot(big))).toEqual([]);
+      expect(read.tools.size).toBe(big.length);
+      const edited = edits[0]?.[1](bigText) ?? "";
+      expect(deferredReading([edited.slice(0, size), edited.slice(size)], served)).toBe(wholeReading(edited));
+    }
+  });
 
   it("reads a lock in another layout whole (a compact one-line lock gives the same entries)", () => {
     const compact = `${JSON.stringify(JSON.parse(bigText))}${" ".repeat(DEFERRED_LOCK_CHARS)}\n`;

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTextIfExists } from "../../../src/lock/io.js";
+import { readTextIfExists, readTextPiecesIfExists } from "../../../src/lock/io.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-lint-io-"));
 /** Two megabytes of ASCII, past the size read the large-file way. */
@@ -40,5 +40,30 @@ describe("readTextIfExists on a large file", () => {
 
   it("is null for a missing file", async () => {
     expect(await readTextIfExists(join(dir, "missing.json"))).toBeNull();
+  });
+});
+
+describe("readTextPiecesIfExists", () => {
+  it("gives a large file as pieces that join to its text, a character cut between two reads included", async () => {
+    // "é" (two bytes) and "😀" (four) straddle the first 1 MiB read.
+    const text = `${"x".repeat(1024 * 1024 - 1)}\u00e9${"y".repeat(1024 * 1024 - 2)}\u{1f600}tail`;
+    const pieces = await readTextPiecesIfExists(file("pieces.json", Buffer.from(text, "utf8")));
+    expect(pieces?.length).toBeGreaterThan(1);
+    expect(pieces?.join("")).toBe(text);
+  });
+
+  it("drops one leading BOM, is null for a missing file, and gives a small file as one piece", async () => {
+    expect((await readTextPiecesIfExists(file("bom-pieces.json", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(filler)]))))?.join("")).toBe(filler);
+    expect(await readTextPiecesIfExists(join(dir, "missing.json"))).toBeNull();
+    expect(await readTextPiecesIfExists(file("small.json", Buffer.from("[1]")))).toEqual(["[1]"]);
+  });
+
+  it("is as strict as readTextIfExists: an invalid byte named at its offset (even the file's last), a real U+FFFD kept", async () => {
+    const bad = file("bad-pieces.json", Buffer.concat([Buffer.from(filler), Buffer.from([0xff]), Buffer.from("tail")]));
+    await expect(readTextPiecesIfExists(bad)).rejects.toThrow(`${bad}: invalid UTF-8 at byte offset ${filler.length}`);
+    const cutShort = file("cut-pieces.json", Buffer.concat([Buffer.from(filler), Buffer.from([0xe2, 0x82])]));
+    await expect(readTextPiecesIfExists(cutShort)).rejects.toThrow(`${cutShort}: invalid UTF-8 at byte offset ${filler.length}`);
+    const real = await readTextPiecesIfExists(file("fffd-pieces.json", Buffer.from(`${filler}\uFFFD`, "utf8")));
+    expect(real?.join("")).toBe(`${filler}\uFFFD`);
   });
 });
