@@ -228,7 +228,11 @@ describe("user errors: one line on stderr, exit 2", () => {
     ["missing lock on --check", (dir) => ["lock", "--check", "--from", writeJson(dir, "t.json", server)], /does not exist; run "mcp-lint lock"/],
     ["missing --from file", () => ["lock", "--from", "nope.json"], /nope\.json does not exist/],
     // The --from file is read before the lock (so one text is freed before the other is read), yet the lock's error still comes first.
-    ["missing lock on --check, with a missing --from file too", () => ["lock", "--check", "--from", "nope.json"], /lock file mcp-lint\.lock does not exist; run "mcp-lint lock"/],
+    [
+      "missing lock on --check, with a missing --from file too",
+      () => ["lock", "--check", "--from", "nope.json"],
+      /lock file mcp-lint\.lock does not exist; run "mcp-lint lock"/,
+    ],
     [
       "broken --from file on --check, with a good lock",
       (dir) => {

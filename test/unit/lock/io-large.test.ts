@@ -53,7 +53,9 @@ describe("readTextPiecesIfExists", () => {
   });
 
   it("drops one leading BOM, is null for a missing file, and gives a small file as one piece", async () => {
-    expect((await readTextPiecesIfExists(file("bom-pieces.json", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(filler)]))))?.join("")).toBe(filler);
+    expect((await readTextPiecesIfExists(file("bom-pieces.json", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(filler)]))))?.join("")).toBe(
+      filler,
+    );
     expect(await readTextPiecesIfExists(join(dir, "missing.json"))).toBeNull();
     expect(await readTextPiecesIfExists(file("small.json", Buffer.from("[1]")))).toEqual(["[1]"]);
   });
