@@ -142,6 +142,10 @@ const BASELINE = "JSON.parse(require('node:fs').readFileSync(process.argv[1], 'u
 // The floor of a check: it must parse both the list and the lock (which holds the same tools, pretty-printed).
 const TWO_PARSES =
   "const fs = require('node:fs'); globalThis.kept = [JSON.parse(fs.readFileSync(process.argv[1], 'utf8')), JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))]";
+// And what its integrity check adds, done once: every locked definition's hash recomputed (the
+// native JSON.stringify of the sorted definition, then SHA-256), as the check does for each entry.
+const PARSES_AND_HASHES =
+  "const fs = require('node:fs'); const { hash } = require('node:crypto'); const list = JSON.parse(fs.readFileSync(process.argv[1], 'utf8')); const lock = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')); let ok = 0; for (const entry of Object.values(lock.tools)) if (hash('sha256', JSON.stringify(entry.definition), 'hex') === entry.sha256) ok++; if (ok !== Object.keys(lock.tools).length) process.exit(3); globalThis.kept = [list, lock];";
 
 console.log(`mcp-lint bench — node ${process.version}, ${cpus()[0]?.model ?? "unknown cpu"} x${cpus().length}`);
 console.log(`cli: ${cli}`);
@@ -161,18 +165,19 @@ try {
     const lockRun = measure([cli, "lock", "--from", file, "--lock", lock], runs, removeLock);
     // leave a fresh lock for the check runs
     runNode([cli, "lock", "--from", file, "--lock", lock]);
-    process.stderr.write("one parse, two parses, check...\n");
-    const [base, floor, check] = measureTogether(
+    process.stderr.write("one parse, two parses, parses and hashes, check...\n");
+    const [base, floor, hashed, check] = measureTogether(
       [
         { nodeArgs: ["-e", BASELINE, file] },
         { nodeArgs: ["-e", TWO_PARSES, file, lock] },
+        { nodeArgs: ["-e", PARSES_AND_HASHES, file, lock] },
         { nodeArgs: [cli, "lock", "--check", "--from", file, "--lock", lock] },
       ],
       runs,
     );
     const ratio = check.ms / base.ms;
     const floorRatio = check.ms / floor.ms;
-    results.push({ n, base, check, ratio, floor, floorRatio });
+    results.push({ n, base, check, ratio, floor, floorRatio, hashed });
     rows.push([
       n,
       fmt(mb, 2),
@@ -202,6 +207,9 @@ try {
       `10,000 tools: check / one parse of the list   ${fmt(tenK.check.ms)} ms / ${fmt(tenK.base.ms)} ms = ${fmt(tenK.ratio, 2)}x   target 2.0x, at most 2.5x   ${tenK.ratio <= 2 ? "ok" : okRatio ? "within the limit" : "MISSED"}`,
     );
     console.log(`10,000 tools: check / parses of both files    ${fmt(tenK.check.ms)} ms / ${fmt(tenK.floor.ms)} ms = ${fmt(tenK.floorRatio, 2)}x`);
+    console.log(
+      `10,000 tools: check / parses + lock hashes     ${fmt(tenK.check.ms)} ms / ${fmt(tenK.hashed.ms)} ms = ${fmt(tenK.check.ms / tenK.hashed.ms, 2)}x   (parses + hashes / one parse = ${fmt(tenK.hashed.ms / tenK.base.ms, 2)}x)`,
+    );
     const okMemory = tenK.check.rssMb < 150;
     console.log(
       `10,000 tools: check peak RSS                  ${fmt(tenK.check.rssMb)} MB (one parse ${fmt(tenK.base.rssMb)} MB, both files ${fmt(tenK.floor.rssMb)} MB)   target under 150 MB   ${okMemory ? "ok" : "MISSED"}`,
