@@ -284,6 +284,13 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .action((files: string[], options: Record<string, unknown>) => {
       task = import("./cli/wrap.js").then(({ runUnwrap }) => runUnwrap({ files, dryRun: flag(options.dryRun, "--dry-run") }, output));
     });
+  cli
+    .command("logout [url]", "Forget the OAuth login kept for a remote server (every login without a URL)")
+    .usage("logout [URL]")
+    .example("mcp-lint logout https://mcp.example.com/mcp")
+    .action((url: string | undefined) => {
+      task = import("./cli/logout.js").then(({ runLogout }) => runLogout(url ?? null, output));
+    });
   cli.help();
   cli.option("-v, --version", "Print the version");
   argv = camelBooleanFlags(argv, cli);
@@ -336,6 +343,14 @@ function sourceOptions<T extends ReturnType<ReturnType<typeof cac>["command"]>>(
     .option("--header <header>", "With --url: send 'NAME: VALUE' (not for secrets; repeatable)")
     .option("--header-env <pair>", "With --url: send header NAME with the value of environment variable VAR, as NAME=VAR (repeatable)")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
+    .option("--no-oauth", "With --url: never log in (the MCP authorization flow), even when the server asks", { default: "log in when asked" })
+    .option("--oauth-client-id <id>", "With --url: log in as this client, registered beforehand with the authorization server")
+    .option("--oauth-client-secret-env <var>", "With --url: the client's secret is in environment variable VAR")
+    .option("--oauth-client-credentials", "With --url: the client-credentials grant (machine to machine, no browser; for CI)")
+    .option("--oauth-private-key-env <var>", "With --oauth-client-credentials: authenticate with a private-key JWT, the PEM key in environment variable VAR")
+    .option("--oauth-jwt-alg <alg>", "With --oauth-private-key-env: the key's algorithm (default RS256; ES256 and others)")
+    .option("--oauth-client-metadata-url <url>", "With --url: an https:// client ID metadata document to use as the client ID where the server supports them")
+    .option("--oauth-scope <scopes>", "With --url: the scopes to ask for when the server names none (space-separated)")
     .option("--no-pid-namespace", "Start a launched server without a PID namespace of its own (Linux), for a server that must see or signal other processes", {
       default: "a namespace where available",
     }) as T;
@@ -351,6 +366,17 @@ function sourceValues(options: Record<string, unknown>) {
     headers: list(options.header, "--header", /^[\s\S]+$/, "'NAME: VALUE'"),
     headerEnv: list(options.headerEnv, "--header-env", /^[\s\S]+$/, "NAME=VAR"),
     knownBad: single(options.knownBad, "--known-bad"),
+    oauth: {
+      // cac reads --no-oauth as oauth: false.
+      enabled: options.oauth !== false,
+      clientId: single(options.oauthClientId, "--oauth-client-id"),
+      clientSecretEnv: single(options.oauthClientSecretEnv, "--oauth-client-secret-env"),
+      clientCredentials: flag(options.oauthClientCredentials, "--oauth-client-credentials"),
+      privateKeyEnv: single(options.oauthPrivateKeyEnv, "--oauth-private-key-env"),
+      jwtAlg: single(options.oauthJwtAlg, "--oauth-jwt-alg"),
+      clientMetadataUrl: single(options.oauthClientMetadataUrl, "--oauth-client-metadata-url"),
+      scope: single(options.oauthScope, "--oauth-scope"),
+    },
     // cac reads --no-pid-namespace as pidNamespace: false; it is true (or the help's default text) otherwise.
     ...(options.pidNamespace === false ? { pidNamespace: false } : {}),
   };
@@ -513,11 +539,21 @@ const output: Output = {
 
 enableCompileCache();
 
+// A run whose work ran out before it decided (a promise nothing will settle) must not pass as clean.
+let decided = false;
+process.on("exit", (code) => {
+  if (decided || code !== 0) return;
+  process.stderr.write("mcp-lint: internal error: the run ended before it finished; please report it\n");
+  process.exitCode = 2;
+});
+
 main(process.argv.slice(2), output).then(
   (code) => {
+    decided = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    decided = true;
     if (error instanceof KnownBadRefusal) {
       process.exitCode = 1;
       return;

@@ -190,7 +190,7 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
     let raw: ServerSnapshot;
     try {
       raw = session.snapshot;
-      snapshot = target.secrets.length === 0 && expanded.length === 0 ? raw : probeModules.redact.redactSnapshot(raw, redactor);
+      snapshot = target.secrets.length === 0 && expanded.length === 0 && !redactor.active ? raw : probeModules.redact.redactSnapshot(raw, redactor);
       // The gate reads the definitions exactly as served; the report shows the redacted copy. A server
       // that changes its list mid-run has its remaining probes judged again against the new one.
       const gate = { fixtures, env: process.env, errorProbes: probeFlags.errorProbes };

@@ -57,6 +57,8 @@ export function entryJob(
   if (server.problem !== null) throw new UsageError(`${where}: the entry cannot be read (${server.problem.reason.replaceAll("_", " ")})`);
   const launch = entryLaunch(server, rawEntry(parsed, server), { env, workspaceFolder: workspaceFolderOf(file) }, where);
   const target = resolveConfigTarget(launch, env, where, launchOptions);
+  // A remote entry logs in when its server asks, as the client itself would (lock --no-oauth turns it off).
+  if (target.kind === "http") target.oauth = {};
   return { key: server.name, label, target, launch: launch.argv ?? [] };
 }
 

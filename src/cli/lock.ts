@@ -121,12 +121,23 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
       : config === null
         ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
         : await (await import("./lock-config.js")).configJobs(config, servers, process.env, flags.pidNamespace === false ? { pidNamespace: false } : {});
+  if (config !== null && flags.oauth !== undefined) {
+    const { enabled, ...rest } = flags.oauth;
+    if (Object.values(rest).some((value) => value !== null && value !== false)) {
+      throw new UsageError("--config logs each remote server in as an unregistered client; --oauth-* flags name one server, so give them with --url");
+    }
+    if (!enabled) for (const job of jobs) if (job.target?.kind === "http") job.target.oauth = null;
+  }
   // Only a launched server runs here and could rewrite mcp-lint's files; a remote one cannot.
   const live = jobs.some((job) => job.target?.kind === "stdio");
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything
   // the verdict depends on is loaded before any starts. A known-bad launch is refused first of all.
   const https = jobs.some((job) => job.target?.kind === "http" && job.target.url.protocol === "https:");
-  const modules = await loadVerdictModules(live, https);
+  const modules = await loadVerdictModules(
+    live,
+    https,
+    jobs.some((job) => job.target?.kind === "http"),
+  );
   // With --sarif, its builders load now too: a launched server could rewrite them on disk.
   const sarifBaseFound = flags.sarif != null ? sarifBase() : null;
   if (flags.sarif != null && live) await Promise.all([import("../report/sarif.js"), import("../report/sarif-places.js")]);

@@ -125,7 +125,18 @@ async function serve(
       link?.onerror?.(error);
       void link?.close();
     });
-    link = new HttpLink(target, fetchImpl);
+    // A token in a header (--header-env Authorization=VAR) wins; otherwise log in when the server asks.
+    const headerAuth = target.headers.some(([name]) => name.toLowerCase() === "authorization");
+    const login =
+      target.oauth != null && !headerAuth
+        ? await (await import("../connect/oauth/login.js")).Login.start(target.url, {
+            settings: target.oauth,
+            redactor,
+            say: output.err,
+            waitMs: flags.startupTimeoutMs,
+          })
+        : null;
+    link = new HttpLink(target, fetchImpl, login);
     const httpLink = link;
     server = link;
     kind = () => httpLink.kind;

@@ -11,6 +11,8 @@ import { preloadJsonTools } from "../json/parse.js";
 import { preloadWriter, readJsonFile, readRequiredText } from "../lock/io.js";
 import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
 import { neutralize } from "../text/neutralize.js";
+import { pushAll } from "../arrays.js";
+import { NO_OAUTH_FLAGS, type OAuthFlags, resolveOAuth } from "./oauth-flags.js";
 import type { TerminalStyle } from "../report/style.js";
 
 /** Where a command writes; tests and embedders can capture it. */
@@ -42,6 +44,8 @@ export interface SourceFlags {
   version: string;
   /** False for --no-pid-namespace: a launched server starts without a PID namespace. */
   pidNamespace?: boolean;
+  /** The --oauth-* flags (absent: log in when asked, as an unregistered client). */
+  oauth?: OAuthFlags;
 }
 
 /**
@@ -62,7 +66,7 @@ export function resolveSource(flags: SourceFlags, example: string, options: { fr
   if (flags.from !== null && (flags.passEnv.length > 0 || flags.headers.length > 0 || flags.headerEnv.length > 0)) {
     throw new UsageError("--pass-env, --header and --header-env apply to a live server, not to --from");
   }
-  return live
+  const target = live
     ? resolveTarget(
         {
           command: flags.command,
@@ -75,6 +79,12 @@ export function resolveSource(flags: SourceFlags, example: string, options: { fr
         process.env,
       )
     : null;
+  const login = resolveOAuth(flags.oauth ?? NO_OAUTH_FLAGS, target?.kind === "http" ? target.url : null, process.env);
+  if (target?.kind === "http") {
+    target.oauth = login.settings;
+    pushAll(target.secrets, login.secrets);
+  }
+  return target;
 }
 
 /** A redactor for the target's secrets, also installed on `output` so error lines are redacted. */
@@ -97,7 +107,7 @@ export interface VerdictModules {
  * split into chunks that load on demand, so every module a live run may need after the spawn is
  * named here; `https` adds the proxy-aware fetch for a run that also reads an https:// server.
  */
-export async function loadVerdictModules(live: boolean, https = false): Promise<VerdictModules> {
+export async function loadVerdictModules(live: boolean, https = false, remote = https): Promise<VerdictModules> {
   const lazyDiff = async () => (await import("../report/schema-diff.js")).schemaDiffLines;
   if (!live) return { install: null, schemaDiff: lazyDiff };
   const [install, schemaDiff] = await Promise.all([
@@ -110,8 +120,19 @@ export async function loadVerdictModules(live: boolean, https = false): Promise<
     import("@modelcontextprotocol/sdk/types.js"),
     import("../report/text-diff.js").then((module) => module.preloadWordDiff()),
     https ? import("../connect/http.js").then((module) => module.preloadProxyFetch()) : undefined,
+    // A remote server of the same run may ask for a login after a launched one is running.
+    remote ? preloadLogin() : undefined,
   ]);
   return { install, schemaDiff: async () => schemaDiff.schemaDiffLines };
+}
+
+async function preloadLogin(): Promise<void> {
+  await Promise.all([
+    import("../connect/http.js"),
+    import("../connect/oauth/login.js"),
+    import("@modelcontextprotocol/sdk/client/auth.js"),
+    import("@modelcontextprotocol/sdk/client/auth-extensions.js"),
+  ]);
 }
 
 /**
@@ -248,6 +269,9 @@ export async function openSession(
     progress: read.progress ?? true,
     catalog: read.catalog === true,
     ...(read.clientInfo ? { clientInfo: read.clientInfo } : {}),
+    ...(target.kind === "http" && target.oauth != null
+      ? { login: { settings: target.oauth, say: warn, waitMs: flags.startupTimeoutMs, env: process.env } }
+      : {}),
   };
   if (target.kind === "stdio") {
     // A launched server runs as this user and can rewrite any file loaded after it starts (dist/,
@@ -283,5 +307,5 @@ export async function readSnapshot(
   } finally {
     await session.close();
   }
-  return target.secrets.length === 0 ? raw : redactSnapshot(raw, redactor);
+  return target.secrets.length === 0 && !redactor.active ? raw : redactSnapshot(raw, redactor);
 }

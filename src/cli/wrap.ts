@@ -283,13 +283,14 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
     throw error;
   }
   if (![candidate.url, ...Object.values(values)].some((value) => value.includes("${"))) {
-    // A server behind a login (OAuth) would stop working behind a proxy that cannot log in.
-    const status = await loginStatus(candidate.url, candidate.headers);
-    if (status !== null) {
+    // A server behind a login the proxy cannot give (no MCP authorization flow) would stop working
+    // behind it; one that offers the flow is logged in to when it is locked, and by the proxy.
+    const wall = await loginStatus(candidate.url, candidate.headers);
+    if (wall !== null && !wall.oauth) {
       return {
         server,
         reason: "not_editable",
-        detail: `it needs a login (the server answered HTTP ${status}), and the proxy cannot log in to a server yet (an OAuth login), so wrapping it would stop it working; left for the client to connect to directly`,
+        detail: `it needs a login (the server answered HTTP ${wall.status}) but offers no OAuth metadata to log in with (the MCP authorization flow), so the proxy could not reach it; left for the client to connect to directly`,
       };
     }
   }

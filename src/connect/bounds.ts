@@ -1,6 +1,7 @@
 /** Time bounds of a live run (each request, start-up, the whole run), the connect options that set them, and the texts that name them. */
 
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { LoginContext } from "./oauth/login.js";
 import type { Redactor } from "../text/redact.js";
 
 /** Bound on each request, in ms, when none is given (the CLI's `--timeout` default). */
@@ -24,6 +25,8 @@ export interface ConnectOptions {
   /** The identity sent as `clientInfo` (`--as-client`), instead of mcp-lint's own. */
   clientInfo?: { name: string; version: string };
   redactor: Redactor;
+  /** Log in to a remote server that asks for it (the MCP authorization flow); absent: never. */
+  login?: Omit<LoginContext, "redactor">;
   /** Show a progress line on stderr while a launched server starts, when stderr is a terminal. */
   progress?: boolean;
 }

@@ -9,6 +9,7 @@ import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
 import { firstLine, type OpenSession, readSession } from "./session.js";
+import type { Login } from "./oauth/login.js";
 import { describeTarget, type HttpTarget, type Target, targetSha256 } from "./target.js";
 
 /** Largest response body (or, in an event stream, single event) read from a server; a bigger one is cut off with an error. */
@@ -29,6 +30,68 @@ export async function snapshotFromHttp(target: HttpTarget & Target, options: Con
  * tools on it); the caller must `close()` it. On a failure before it is returned it is closed already.
  */
 export async function openHttpSession(target: HttpTarget & Target, options: ConnectOptions): Promise<OpenSession> {
+  // A token given in a header (--header-env Authorization=VAR) wins: no login is attempted.
+  const headerAuth = target.headers.some(([name]) => name.toLowerCase() === "authorization");
+  const login = options.login !== undefined && !headerAuth ? await startLogin(target, options) : null;
+  try {
+    if (login?.needsRefresh()) await refreshAhead(target, login);
+    for (;;) {
+      const attempt: Attempt = { transport: null };
+      try {
+        const session = await openHttpSessionOnce(target, options, login, attempt);
+        const close = session.close;
+        return {
+          ...session,
+          close: async () => {
+            await close();
+            await login?.close();
+          },
+        };
+      } catch (error) {
+        // A login was started (a 401, or a 403 asking for more scopes): finish it, then connect again.
+        if (login === null || !login.pending || attempt.transport === null) throw error;
+        const code = await login.code();
+        try {
+          await attempt.transport.finishAuth(code);
+        } catch (finishError) {
+          throw new ConnectionError(`could not log in to ${describeTarget(target)}: ${loginFailure(finishError, options)}`);
+        }
+      }
+    }
+  } catch (error) {
+    await login?.close();
+    throw error;
+  }
+}
+
+/** The transport of one connection attempt, kept so that a login it started can be finished on it. */
+interface Attempt {
+  transport: { finishAuth(code: string): Promise<void> } | null;
+}
+
+async function startLogin(target: HttpTarget & Target, options: ConnectOptions): Promise<Login | null> {
+  const context = options.login as NonNullable<ConnectOptions["login"]>;
+  const { Login } = await import("./oauth/login.js");
+  return Login.start(target.url, { ...context, redactor: options.redactor });
+}
+
+/** Refresh a stored token that expires within a minute, before it is sent; a failure leaves it to the connect to log in again. */
+async function refreshAhead(target: HttpTarget & Target, login: Login): Promise<void> {
+  const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
+  const fetchImpl = await boundedFetch(target.url, () => undefined);
+  try {
+    await auth(login.provider, { serverUrl: target.url, fetchFn: fetchImpl });
+  } catch {
+    // The first request finds out, and logs in again if it must.
+  }
+}
+
+/** What went wrong finishing a login, in one redacted, printable line. */
+function loginFailure(error: unknown, options: ConnectOptions): string {
+  return printable(options.redactor.text(originsOnly(firstLine(error))));
+}
+
+async function openHttpSessionOnce(target: HttpTarget & Target, options: ConnectOptions, login: Login | null, attempt: Attempt): Promise<OpenSession> {
   const where = describeTarget(target);
   const clock = new RunClock(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   let oversize: Error | undefined;
@@ -44,10 +107,18 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
     if (oversize !== undefined) return oversize.message;
     if (isTimeout(error)) return timeoutText(step, bound, clock.deadlineMs);
     // Redacted before anything is cut or replaced, so no part of a secret survives a rewrite.
-    return printable(options.redactor.text(networkCause(error, target.url) ?? originsOnly(firstLine(error))));
+    const cause = printable(options.redactor.text(networkCause(error, target.url) ?? originsOnly(firstLine(error))));
+    if (error instanceof ConnectionError) return cause;
+    return login?.explain(cause.length > 160 ? `${cause.slice(0, 157)}...` : cause) ?? cause;
   };
 
-  const streamable = new StreamableHTTPClientTransport(target.url, { requestInit, fetch: fetchImpl, redirectPolicy: "same-origin" });
+  const streamable = new StreamableHTTPClientTransport(target.url, {
+    requestInit,
+    fetch: fetchImpl,
+    redirectPolicy: "same-origin",
+    ...(login !== null ? { authProvider: login.provider } : {}),
+  });
+  attempt.transport = streamable;
   client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
   let transportName: "streamable-http" | "sse" = "streamable-http";
   let bound = clock.bound(options.timeoutMs);
@@ -55,12 +126,19 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
     await client.connect(streamable, { timeout: bound.ms });
   } catch (error) {
     await client.close().catch(() => undefined);
+    if (login?.pending === true) throw error;
     // A server that only speaks the older HTTP+SSE transport answers the POST with 404 or 405.
     if (!(error instanceof StreamableHTTPError && (error.code === 404 || error.code === 405))) {
       throw new ConnectionError(`could not connect to ${where}: ${failure(error, "initialize", bound)}`);
     }
     client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
-    const sse = new SSEClientTransport(target.url, { requestInit, fetch: fetchImpl, eventSourceInit: { fetch: fetchImpl } });
+    const sse = new SSEClientTransport(target.url, {
+      requestInit,
+      fetch: fetchImpl,
+      eventSourceInit: { fetch: fetchImpl },
+      ...(login !== null ? { authProvider: login.provider } : {}),
+    });
+    attempt.transport = sse;
     transportName = "sse";
     bound = clock.bound(options.timeoutMs);
     try {
@@ -176,8 +254,8 @@ function networkCause(error: unknown, url: URL): string | null {
 /** Why a server refused the connection for want of a login or token; `wrap` leaves such entries alone too. */
 export function authorizationText(status: number): string {
   return (
-    `the server answered HTTP ${status}: it needs a login or a token that was not given (an OAuth login, which mcp-lint cannot do yet, ` +
-    "or a token: pass it in a header with --header-env Authorization=VAR)"
+    `the server answered HTTP ${status}: it needs a login or a token that was not given (mcp-lint logs in where the server supports ` +
+    "the MCP authorization flow, unless --no-oauth; or pass a token in a header with --header-env Authorization=VAR)"
   );
 }
 

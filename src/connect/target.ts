@@ -2,6 +2,7 @@
 
 import { UsageError } from "../errors.js";
 import { canonicalSha256 } from "../json/canonical.js";
+import type { OAuthSettings } from "./oauth/login.js";
 
 /** A stdio server to launch. */
 export interface StdioTarget {
@@ -27,6 +28,8 @@ export interface HttpTarget {
   /** The endpoint without user info (sent as a Basic Authorization header instead). */
   url: URL;
   headers: [name: string, value: string][];
+  /** How to log in when the server asks (the MCP authorization flow); absent or null: never. */
+  oauth?: OAuthSettings | null;
 }
 
 /** Either kind of target, plus the values that must never be shown or stored. */

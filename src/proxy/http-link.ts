@@ -7,6 +7,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isInitializedNotification, isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Login } from "../connect/oauth/login.js";
 import type { HttpTarget } from "../connect/target.js";
 
 /** Longest a send holds the next one back (a server in JSON mode answers a POST only when its result is ready). */
@@ -42,6 +43,8 @@ export class HttpLink implements Transport {
   constructor(
     private readonly target: HttpTarget,
     fetchImpl: FetchLike,
+    /** Logs in when the server asks (the browser once; the stored token after that). */
+    private readonly login: Login | null = null,
   ) {
     this.requestInit = { headers: Object.fromEntries(target.headers) };
     // Watch the GETs the transport makes: the standalone stream opens only after `initialized`.
@@ -56,7 +59,12 @@ export class HttpLink implements Transport {
       return response;
     };
     this.current = this.wire(
-      new StreamableHTTPClientTransport(target.url, { requestInit: this.requestInit, fetch: this.fetchImpl, redirectPolicy: "same-origin" }),
+      new StreamableHTTPClientTransport(target.url, {
+        requestInit: this.requestInit,
+        fetch: this.fetchImpl,
+        redirectPolicy: "same-origin",
+        ...(login !== null ? { authProvider: login.provider } : {}),
+      }),
     );
   }
 
@@ -104,7 +112,7 @@ export class HttpLink implements Transport {
 
   private async sendNow(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     try {
-      await this.current.send(message, options);
+      await this.sendLoggedIn(message, options);
     } catch (error) {
       const fallback =
         !this.switched &&
@@ -116,12 +124,36 @@ export class HttpLink implements Transport {
       this.switched = true;
       const old = this.current;
       this.current = this.wire(
-        new SSEClientTransport(this.target.url, { requestInit: this.requestInit, fetch: this.fetchImpl, eventSourceInit: { fetch: this.fetchImpl } }),
+        new SSEClientTransport(this.target.url, {
+          requestInit: this.requestInit,
+          fetch: this.fetchImpl,
+          eventSourceInit: { fetch: this.fetchImpl },
+          ...(this.login !== null ? { authProvider: this.login.provider } : {}),
+        }),
       );
       this.kind = "sse";
       await old.close().catch(() => undefined);
       await this.current.start();
-      await this.current.send(message, options);
+      await this.sendLoggedIn(message, options);
+    }
+  }
+
+  /**
+   * Send; when the server asked for a login (a 401 the stored token could not answer, or a 403
+   * asking for more scopes), finish it in the browser and send again. Login.code stops after
+   * MAX_LOGINS logins.
+   */
+  private async sendLoggedIn(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    for (;;) {
+      try {
+        await this.current.send(message, options);
+        return;
+      } catch (error) {
+        const login = this.login;
+        if (login === null || !login.pending) throw error;
+        const code = await login.code();
+        await (this.current as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+      }
     }
   }
 
@@ -132,5 +164,6 @@ export class HttpLink implements Transport {
 
   async close(): Promise<void> {
     await this.current.close();
+    await this.login?.close();
   }
 }

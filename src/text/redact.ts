@@ -9,8 +9,12 @@ export const REDACTED = "[redacted]";
 export interface Redactor {
   text(value: string): string;
   readonly found: boolean;
-  /** A redaction for a stream of lines (a server's stderr), where a secret may be split between chunks and lines. */
+  /** A redaction for a stream of lines (a server's stderr), where a secret may be split between chunks and lines; it knows the secrets known when it is made. */
   lines(): LineRedaction;
+  /** Redact these too from now on (tokens an OAuth login obtains during the run). */
+  learn(secrets: readonly string[]): void;
+  /** Whether there is any secret to redact. */
+  readonly active: boolean;
 }
 
 /**
@@ -127,10 +131,27 @@ function encodedForms(value: string): string[] {
  */
 export function makeRedactor(secrets: readonly string[]): Redactor {
   const forms = new Set<string>();
-  for (const secret of secrets) for (const form of secretForms(secret)) forms.add(form);
-  const matcher = forms.size === 0 ? null : new Matcher([...forms]);
+  const known = new Set<string>();
+  const add = (list: readonly string[]): boolean => {
+    let added = false;
+    for (const secret of list) {
+      if (known.has(secret)) continue;
+      known.add(secret);
+      for (const form of secretForms(secret)) forms.add(form);
+      added = true;
+    }
+    return added;
+  };
+  add(secrets);
+  let matcher = forms.size === 0 ? null : new Matcher([...forms]);
   let found = false;
   return {
+    learn(more: readonly string[]) {
+      if (add(more)) matcher = new Matcher([...forms]);
+    },
+    get active() {
+      return matcher !== null;
+    },
     text(value: string): string {
       if (matcher === null || value.length < MIN_FORM_LENGTH) return value;
       const out = matcher.replace(value, REDACTED);

@@ -1,81 +1,14 @@
 // Smoke test of test/fixtures/servers/live/oauth-server.mjs, driven by the MCP SDK's own OAuth
 // client (Client + StreamableHTTPClientTransport with an authProvider): the fixture that the
 // end-to-end tests of mcp-lint's OAuth support stand on does what its header says.
-import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { Readable } from "node:stream";
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { afterEach, describe, expect, it } from "vitest";
-import { fixture } from "../fixtures/servers/live/harness.js";
-
-interface OAuthFixture {
-  /** `http://127.0.0.1:<port>/mcp` as printed by the server. */
-  url: string;
-  /** `http://127.0.0.1:<port>`, the resource's origin (and the issuer unless --as-origin other). */
-  origin: string;
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  stderr: () => string;
-  stop: () => Promise<void>;
-}
-
-interface Seen {
-  authorize: number;
-  token: { authorization_code: number; refresh_token: number; client_credentials: number };
-  register: number;
-  mcpWithValidToken: number;
-  mcp401: number;
-  foreignTokenEndpointHits: number;
-  lastScope: string;
-}
-
-const running = new Set<OAuthFixture>();
-afterEach(async () => {
-  await Promise.all([...running].map((server) => server.stop()));
-});
-
-/** Start oauth-server.mjs with these switches and wait for its LISTENING line (as startHttpFixture does for http-server.mjs). */
-function startOAuthFixture(args: string[] = []): Promise<OAuthFixture> {
-  const child = spawn(process.execPath, [fixture("oauth-server.mjs"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`oauth-server.mjs did not start: ${stderr}`)), 10_000);
-    child.once("error", fail);
-    child.once("exit", (code) => fail(new Error(`oauth-server.mjs exited with ${code}: ${stderr}`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-      const match = /^LISTENING (http:\/\/127\.0\.0\.1:\d+)\/mcp\n/.exec(stdout);
-      if (!match) return;
-      clearTimeout(timer);
-      const handle: OAuthFixture = {
-        url: `${match[1]}/mcp`,
-        origin: match[1]!,
-        child,
-        stderr: () => stderr,
-        stop: () =>
-          new Promise<void>((stopped) => {
-            running.delete(handle);
-            if (child.exitCode !== null || child.signalCode !== null) return stopped();
-            child.once("exit", () => stopped());
-            child.kill("SIGTERM");
-          }),
-      };
-      running.add(handle);
-      done(handle);
-    });
-  });
-}
-
-async function seen(server: OAuthFixture): Promise<Seen> {
-  return (await (await fetch(`${server.origin}/seen`)).json()) as Seen;
-}
+import { describe, expect, it } from "vitest";
+import { type OAuthFixture, seen, startOAuthFixture } from "../fixtures/servers/live/oauth-harness.js";
 
 /**
  * An in-memory OAuthClientProvider whose "browser" fetches the authorization URL without following

@@ -68,7 +68,7 @@ describe.skipIf(process.platform === "win32")("wrap --include-remote and a serve
     const wrapped = await runCli(["wrap", config, "--include-remote", "--lock-dir", locks], { cwd: dir });
     expect(wrapped.code).toBe(1);
     expect(wrapped.stdout).toContain(
-      'left server "login" as it is: it needs a login (the server answered HTTP 401), and the proxy cannot log in to a server yet (an OAuth login), so wrapping it would stop it working; left for the client to connect to directly\n',
+      'left server "login" as it is: it needs a login (the server answered HTTP 401) but offers no OAuth metadata to log in with (the MCP authorization flow), so the proxy could not reach it; left for the client to connect to directly\n',
     );
     expect(wrapped.stdout).toContain('wrapped remote server "keyed"');
     const after = JSON.parse(readFileSync(config, "utf8")) as { mcpServers: Record<string, unknown> };

@@ -3,14 +3,22 @@
 /** How long the server may take to say so; no answer in time is not taken as a login wall. */
 const LOGIN_CHECK_TIMEOUT_MS = 10_000;
 
+/** A server that turned the client away: its status, and whether it offers the MCP authorization flow. */
+export interface LoginWall {
+  status: number;
+  /** It names or serves OAuth metadata (RFC 9728 or RFC 8414), so the proxy can log in to it. */
+  oauth: boolean;
+}
+
 /**
- * Send the `initialize` a client would, with the entry's own headers, and return the HTTP status
- * when the server turns it away for want of authorization (401, or 403 with a WWW-Authenticate
- * challenge): an OAuth server, which the proxy cannot log in to yet, so wrapping it would leave
- * the client with a server that never starts. Null for any other answer or none (locking it then
- * reports what is wrong, as for `lock --url`).
+ * Send the `initialize` a client would, with the entry's own headers, and say whether the server
+ * turns it away for want of authorization (401, or 403 with a WWW-Authenticate challenge), and if
+ * so whether it offers the MCP authorization flow: its challenge names resource metadata, or
+ * metadata is served at a well-known address. A login wall without that is one the proxy cannot
+ * pass, so wrapping it would leave the client with a server that never starts. Null for any other
+ * answer or none (locking it then reports what is wrong, as for `lock --url`).
  */
-export async function loginStatus(url: string, headers: readonly (readonly [string, string])[], timeoutMs = LOGIN_CHECK_TIMEOUT_MS): Promise<number | null> {
+export async function loginStatus(url: string, headers: readonly (readonly [string, string])[], timeoutMs = LOGIN_CHECK_TIMEOUT_MS): Promise<LoginWall | null> {
   const body = {
     jsonrpc: "2.0",
     id: 0,
@@ -26,10 +34,27 @@ export async function loginStatus(url: string, headers: readonly (readonly [stri
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();
-    if (response.status === 401) return 401;
-    if (response.status === 403 && response.headers.has("www-authenticate")) return 403;
-    return null;
+    const challenge = response.headers.get("www-authenticate");
+    if (response.status !== 401 && !(response.status === 403 && challenge !== null)) return null;
+    const oauth = (challenge !== null && /\bresource_metadata\s*=/i.test(challenge)) || (await servesMetadata(new URL(url), timeoutMs));
+    return { status: response.status, oauth };
   } catch {
     return null;
   }
+}
+
+/** Whether OAuth metadata answers at the addresses a client looks at (the path-aware and root resource metadata, and the 2025-03-26 authorization server metadata). */
+async function servesMetadata(url: URL, timeoutMs: number): Promise<boolean> {
+  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
+  const addresses = [`/.well-known/oauth-protected-resource${path}`, "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"];
+  for (const address of new Set(addresses)) {
+    try {
+      const response = await fetch(new URL(address, url.origin), { redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+      const text = response.ok ? await response.text() : (await response.body?.cancel(), "");
+      if (response.ok && /"(authorization_servers|authorization_endpoint)"/.test(text)) return true;
+    } catch {
+      // Not there; try the next address.
+    }
+  }
+  return false;
 }
