@@ -50,11 +50,29 @@ async function servesMetadata(url: URL, timeoutMs: number): Promise<boolean> {
   for (const address of new Set(addresses)) {
     try {
       const response = await fetch(new URL(address, url.origin), { redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-      const text = response.ok ? await response.text() : (await response.body?.cancel(), "");
-      if (response.ok && /"(authorization_servers|authorization_endpoint)"/.test(text)) return true;
+      if (!response.ok) {
+        await response.body?.cancel();
+        continue;
+      }
+      if (/"(authorization_servers|authorization_endpoint)"/.test(await startOf(response))) return true;
     } catch {
       // Not there; try the next address.
     }
   }
   return false;
+}
+
+/** The first 64 KiB of a body: a metadata document is small, and a hostile server's flood is not read. */
+async function startOf(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  while (text.length < 65_536) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel().catch(() => undefined);
+  return text;
 }
