@@ -351,6 +351,7 @@ function sourceOptions<T extends ReturnType<ReturnType<typeof cac>["command"]>>(
     .option("--oauth-jwt-alg <alg>", "With --oauth-private-key-env: the key's algorithm (default RS256; ES256 and others)")
     .option("--oauth-client-metadata-url <url>", "With --url: an https:// client ID metadata document to use as the client ID where the server supports them")
     .option("--oauth-scope <scopes>", "With --url: the scopes to ask for when the server names none (space-separated)")
+    .option("--oauth-issuer <url>", "With --oauth-client-credentials: the only authorization server the client's credentials may go to")
     .option("--no-pid-namespace", "Start a launched server without a PID namespace of its own (Linux), for a server that must see or signal other processes", {
       default: "a namespace where available",
     }) as T;
@@ -376,6 +377,7 @@ function sourceValues(options: Record<string, unknown>) {
       jwtAlg: single(options.oauthJwtAlg, "--oauth-jwt-alg"),
       clientMetadataUrl: single(options.oauthClientMetadataUrl, "--oauth-client-metadata-url"),
       scope: single(options.oauthScope, "--oauth-scope"),
+      issuer: single(options.oauthIssuer, "--oauth-issuer"),
     },
     // cac reads --no-pid-namespace as pidNamespace: false; it is true (or the help's default text) otherwise.
     ...(options.pidNamespace === false ? { pidNamespace: false } : {}),

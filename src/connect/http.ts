@@ -107,8 +107,9 @@ async function openHttpSessionOnce(target: HttpTarget & Target, options: Connect
     if (oversize !== undefined) return oversize.message;
     if (isTimeout(error)) return timeoutText(step, bound, clock.deadlineMs);
     // Redacted before anything is cut or replaced, so no part of a secret survives a rewrite.
+    // mcp-lint's own refusals (a login's) name origins only already.
+    if (error instanceof ConnectionError) return printable(options.redactor.text(firstLine(error)));
     const cause = printable(options.redactor.text(networkCause(error, target.url) ?? originsOnly(firstLine(error))));
-    if (error instanceof ConnectionError) return cause;
     return login?.explain(cause.length > 160 ? `${cause.slice(0, 157)}...` : cause) ?? cause;
   };
 

@@ -33,6 +33,8 @@ export interface OAuthSettings {
   clientMetadataUrl?: string;
   /** Scopes to ask for when the server names none. */
   scope?: string;
+  /** The authorization server that alone may receive the client's credentials (--oauth-issuer). */
+  issuer?: string;
 }
 
 /** What a login needs from its run. */
@@ -230,6 +232,17 @@ class BrowserLoginProvider implements OAuthClientProvider {
   }
 }
 
+/** Run `make` with console.warn silenced (the SDK's constructors warn there). */
+function quietly<T>(make: () => T): T {
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** Wraps one of the SDK's client-credentials providers so that its tokens are redacted the moment they arrive. */
 function redactingTokens(provider: OAuthClientProvider, redactor: Redactor): OAuthClientProvider {
   const save = provider.saveTokens.bind(provider);
@@ -258,21 +271,27 @@ export class Login {
     if (settings.clientCredentials === true) {
       if (settings.clientId === undefined) throw new ConnectionError("--oauth-client-credentials needs --oauth-client-id");
       const { ClientCredentialsProvider, PrivateKeyJwtProvider } = await import("@modelcontextprotocol/sdk/client/auth-extensions.js");
-      const scope = settings.scope !== undefined ? { scope: settings.scope } : {};
-      if (settings.privateKey !== undefined) {
-        const provider = new PrivateKeyJwtProvider({
-          clientId: settings.clientId,
-          privateKey: settings.privateKey,
-          algorithm: settings.jwtAlgorithm ?? "RS256",
-          ...scope,
-        });
-        return new Login(redactingTokens(provider, redactor), null, context, where);
+      const common = {
+        ...(settings.scope !== undefined ? { scope: settings.scope } : {}),
+        ...(settings.issuer !== undefined ? { expectedIssuer: settings.issuer } : {}),
+      };
+      if (settings.issuer === undefined) {
+        context.say(
+          `mcp-lint: warning: --oauth-client-credentials without --oauth-issuer: ${where} decides which authorization server gets the client's credentials; give --oauth-issuer URL to pin it\n`,
+        );
       }
-      if (settings.clientSecret === undefined) {
-        throw new ConnectionError("--oauth-client-credentials needs --oauth-client-secret-env or --oauth-private-key-env");
-      }
-      redactor.learn([settings.clientSecret]);
-      const provider = new ClientCredentialsProvider({ clientId: settings.clientId, clientSecret: settings.clientSecret, ...scope });
+      const clientId = settings.clientId;
+      // The SDK says the same on the console in words of its own; the warning above is the one shown.
+      const provider = quietly((): OAuthClientProvider => {
+        if (settings.privateKey !== undefined) {
+          return new PrivateKeyJwtProvider({ clientId, privateKey: settings.privateKey, algorithm: settings.jwtAlgorithm ?? "RS256", ...common });
+        }
+        if (settings.clientSecret === undefined) {
+          throw new ConnectionError("--oauth-client-credentials needs --oauth-client-secret-env or --oauth-private-key-env");
+        }
+        redactor.learn([settings.clientSecret]);
+        return new ClientCredentialsProvider({ clientId, clientSecret: settings.clientSecret, ...common });
+      });
       return new Login(redactingTokens(provider, redactor), null, context, where);
     }
     if (settings.clientSecret !== undefined) redactor.learn([settings.clientSecret]);
