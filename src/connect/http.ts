@@ -4,7 +4,7 @@ import { exportsOf } from "../interop.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
@@ -62,6 +62,22 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
     await login?.close();
     throw error;
   }
+}
+
+/** Make `transport` finish a login a send started (Login.code stops after MAX_LOGINS) and send again. */
+function loginOnSend(transport: StreamableHTTPClientTransport | SSEClientTransport, login: Login): void {
+  const target = transport as Transport;
+  const send = target.send.bind(target);
+  target.send = async (message, options) => {
+    for (;;) {
+      try {
+        return await send(message, options);
+      } catch (error) {
+        if (!login.pending) throw error;
+        await transport.finishAuth(await login.code());
+      }
+    }
+  };
 }
 
 /** The transport of one connection attempt, kept so that a login it started can be finished on it. */
@@ -149,6 +165,9 @@ async function openHttpSessionOnce(target: HttpTarget & Target, options: Connect
       throw new ConnectionError(`could not connect to ${where} over Streamable HTTP or SSE: ${failure(sseError, "initialize", bound)}`);
     }
   }
+  // Connected: a later request that makes the server ask for a login (a 403 for more scopes when a
+  // probe calls a tool) finishes it in the browser and is sent again.
+  if (login !== null && attempt.transport !== null) loginOnSend(attempt.transport as StreamableHTTPClientTransport | SSEClientTransport, login);
   const close = async () => {
     await client.close().catch(() => undefined);
   };
