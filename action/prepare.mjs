@@ -28,12 +28,12 @@ const LEVELS = ["info", "warning", "error", "never"];
 const list = (names) => (names.length === 2 ? `\`${names[0]}\` and \`${names[1]}\` are both set` : "all three are set");
 
 /** The flags that say which server to read: the same for the lock check and the lint run. */
-function sourceArgs({ command, url, config, servers, headerEnv, passEnv }) {
-  if (config !== "") return [`--config=${config}`, ...servers.map((name) => `--server=${name}`)];
+function sourceArgs({ command, url, config, servers, headerEnv, passEnv, oauth }) {
+  if (config !== "") return [`--config=${config}`, "--no-oauth", ...servers.map((name) => `--server=${name}`)];
   const args = [];
   for (const pair of headerEnv) args.push("--header-env", pair);
   for (const name of passEnv) args.push("--pass-env", name);
-  if (url !== "") return [...args, "--url", url];
+  if (url !== "") return [...args, ...oauthArgs(oauth), "--url", url];
   let variables = 0;
   // A variable would silently expand to nothing; a command with one is refused instead.
   const words = parse(command, (name) => {
@@ -44,6 +44,45 @@ function sourceArgs({ command, url, config, servers, headerEnv, passEnv }) {
     throw new InputError("The `command` input must be a plain command with arguments: no pipes, redirections, globs or variables (use pass-env for secrets).");
   }
   return [...args, "--", ...words];
+}
+
+/**
+ * A job has no browser: without a client ID, a server that asks for a login fails at once
+ * (--no-oauth) instead of waiting for one; with it, the client-credentials grant logs in.
+ */
+function oauthArgs(oauth) {
+  if (oauth.clientId === "") return ["--no-oauth"];
+  const args = ["--oauth-client-credentials", "--oauth-client-id", oauth.clientId];
+  if (oauth.secretEnv !== "") args.push("--oauth-client-secret-env", oauth.secretEnv);
+  if (oauth.keyEnv !== "") args.push("--oauth-private-key-env", oauth.keyEnv);
+  if (oauth.jwtAlg !== "") args.push("--oauth-jwt-alg", oauth.jwtAlg);
+  if (oauth.issuer !== "") args.push("--oauth-issuer", oauth.issuer);
+  return args;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function oauthInputs(url) {
+  const oauth = {
+    clientId: input("OAUTH_CLIENT_ID"),
+    secretEnv: input("OAUTH_CLIENT_SECRET_ENV"),
+    keyEnv: input("OAUTH_PRIVATE_KEY_ENV"),
+    jwtAlg: input("OAUTH_JWT_ALG"),
+    issuer: input("OAUTH_ISSUER"),
+  };
+  const given = Object.entries(oauth).filter(([, value]) => value !== "");
+  if (given.length > 0 && url === "") throw new InputError("The oauth-* inputs apply to `url` only.");
+  if (given.length > 0 && oauth.clientId === "") throw new InputError("The oauth-* inputs need `oauth-client-id` (the client-credentials grant).");
+  if (oauth.clientId !== "" && oauth.secretEnv === "" && oauth.keyEnv === "") {
+    throw new InputError(
+      "`oauth-client-id` needs `oauth-client-secret-env` or `oauth-private-key-env`: the name of the job's variable that holds the secret or key.",
+    );
+  }
+  for (const name of ["secretEnv", "keyEnv"]) {
+    if (oauth[name] !== "" && !ENV_NAME.test(oauth[name]))
+      throw new InputError(`The oauth-*-env inputs take a variable name such as MCP_CLIENT_SECRET, not "${oauth[name]}".`);
+  }
+  return oauth;
 }
 
 function plan() {
@@ -103,7 +142,8 @@ function plan() {
   if (url !== "" && passEnv.length > 0) throw new InputError("`pass-env` applies to `command` and `config` only; a remote server takes `header-env`.");
   // With `config`, pass-env only puts the variables in mcp-lint's environment: the config's
   // placeholders and env entries decide what each server gets (the CLI takes no --pass-env there).
-  const source = sourceArgs({ command, url, config, servers, headerEnv: config === "" ? headerEnv : [], passEnv: config === "" ? passEnv : [] });
+  const oauth = oauthInputs(url);
+  const source = sourceArgs({ command, url, config, servers, headerEnv: config === "" ? headerEnv : [], passEnv: config === "" ? passEnv : [], oauth });
 
   const cwd = process.cwd();
   // process.cwd() is a real path, so the workspace is compared as one too.
@@ -124,7 +164,7 @@ function plan() {
 
   return {
     cli: join(actionPath, "dist", "cli.js"),
-    env: cliEnvironment(env, { headerEnv, passEnv, remote: url !== "" }),
+    env: cliEnvironment(env, { headerEnv, passEnv: [...passEnv, ...[oauth.secretEnv, oauth.keyEnv].filter(Boolean)], remote: url !== "" }),
     cwd,
     root,
     lock,
