@@ -42,7 +42,7 @@ export async function runInitFixtures(flags: InitFixturesFlags, output: Output):
   if (redactor.found) {
     // The file is meant to be edited and committed: never write one that holds a secret the server echoed.
     throw new SecretEchoError(
-      `refusing to write ${flags.file}: the server echoed back a secret (a --header-env value, the URL's query or user info, or a --pass-env value) in its tool definitions`,
+      `refusing to write ${flags.file}: the server echoed back a secret (an OAuth token, a --header-env value, the URL's query or user info, or a --pass-env value) in its tool definitions`,
     );
   }
   const probes = starterProbes(snapshot.tools);

@@ -269,7 +269,7 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
     const places = runs.flatMap((run) => (run.snapshot.echoed?.places ?? []).map((place) => (run.job.label === "" ? place : `${run.job.label}: ${place}`)));
     const more = runs.some((run) => run.snapshot.echoed?.more === true) ? " and more" : "";
     throw new SecretEchoError(
-      `refusing to write ${flags.lock}: a server echoed back a secret (a --header-env or config header value, the URL's query or user info, a --pass-env or config env value, or a value a config placeholder read) in ${places.join(", ")}${more}; nothing was written`,
+      `refusing to write ${flags.lock}: a server echoed back a secret (an OAuth token, a --header-env or config header value, the URL's query or user info, a --pass-env or config env value, or a value a config placeholder read) in ${places.join(", ")}${more}; nothing was written`,
     );
   } else {
     ({ exitCode, outcome } = await writeLock(runs, document, version, flags, output));

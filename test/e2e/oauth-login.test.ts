@@ -113,10 +113,21 @@ describe.skipIf(process.platform === "win32")("the MCP authorization flow on --u
 
     // The refusal itself shows the token was known to the redactor the moment it arrived.
     expect(locked.stderr).toContain("get_weather");
-    const run = await runCli(["run", "--url", server.url, "--json", "-"], { cwd: dir, env: loginEnv(dir) });
+    const run = await runCli(["run", "--url", server.url, "--json", "-", "--sarif", "run.sarif"], { cwd: dir, env: loginEnv(dir) });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('"rule": "S1"');
     expect(run.stdout + run.stderr).not.toContain(access);
+    const sarif = readFileSync(join(dir, "run.sarif"), "utf8");
+    expect(sarif).toContain('"ruleId": "S1"');
+    expect(sarif).not.toContain(access);
+    // init-fixtures would write the descriptions too: refused the same way.
+    const fixtures = await runCli(["init-fixtures", "probes.json", "--url", server.url], { cwd: dir, env: loginEnv(dir) });
+    expect(fixtures).toMatchObject({ code: 2, stdout: "" });
+    expect(fixtures.stderr).toContain("refusing to write probes.json: the server echoed back a secret (an OAuth token,");
+    expect(fixtures.stderr).not.toContain(access);
+    // Every file mcp-lint wrote in the folder, the login store aside, is free of the token.
+    expect(readdirSync(dir).filter((entry) => entry !== "config")).toEqual(["run.sarif"]);
+    for (const name of readdirSync(dir).filter((entry) => entry !== "config")) expect(readFileSync(join(dir, name), "utf8")).not.toContain(access);
   });
 
   it("refuses to send credentials to a token endpoint on another origin than the authorization server", async () => {
