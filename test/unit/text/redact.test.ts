@@ -112,3 +112,19 @@ describe("line stream", () => {
     );
   });
 });
+
+describe("a redactor that learns secrets during the run (OAuth tokens)", () => {
+  it("redacts a learned secret in every form from then on, and says it is active", () => {
+    const redactor = makeRedactor([]);
+    expect(redactor.active).toBe(false);
+    expect(redactor.text("token at-0123456789abcdef here")).toBe("token at-0123456789abcdef here");
+    redactor.learn(["at-0123456789abcdef"]);
+    expect(redactor.active).toBe(true);
+    expect(redactor.text("token at-0123456789abcdef here")).toBe("token [redacted] here");
+    expect(redactor.text(Buffer.from("at-0123456789abcdef").toString("base64"))).toBe("[redacted]");
+    expect(redactor.found).toBe(true);
+    // Learning the same secret again changes nothing; the earlier ones stay.
+    redactor.learn(["at-0123456789abcdef", "rt-fedcba9876543210"]);
+    expect(redactor.text("at-0123456789abcdef rt-fedcba9876543210")).toBe("[redacted] [redacted]");
+  });
+});
