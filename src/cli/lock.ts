@@ -282,7 +282,9 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
   }
   if (flags.sarif != null) {
     const [{ artifactUri }, { lockLines }] = await Promise.all([import("../report/sarif.js"), import("../report/sarif-places.js")]);
-    const base = plan.sarifBase ?? sarifBase();
+    // Found before any server ran (a launched one could move .git meanwhile).
+    const base = plan.sarifBase;
+    if (base === null) throw new Error("internal error: the SARIF base was not found before the servers ran");
     const lockUri = artifactUri(flags.lock, process.cwd(), base.dir);
     const first = runs[0] as ServerRun;
     const changes = runs.flatMap((run) => run.changes.map((change) => withServerName(change, run)));
