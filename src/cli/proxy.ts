@@ -13,7 +13,7 @@ import type { ProcessGroupTransport } from "../connect/process-group.js";
 import type { Redactor } from "../text/redact.js";
 import { firstLine, readSession } from "../connect/session.js";
 import { explainStderr } from "../connect/stderr.js";
-import { describeTarget, type Target, targetSha256 } from "../connect/target.js";
+import { describeTarget, givesAuthorization, type Target, targetSha256 } from "../connect/target.js";
 import { ConnectionError, InputFileError, UsageError } from "../errors.js";
 import { parseJsonStrict } from "../json/parse.js";
 import type { FailOn } from "../lock/engine.js";
@@ -126,9 +126,8 @@ async function serve(
       void link?.close();
     });
     // A token in a header (--header-env Authorization=VAR) wins; otherwise log in when the server asks.
-    const headerAuth = target.headers.some(([name]) => name.toLowerCase() === "authorization");
     const login =
-      target.oauth != null && !headerAuth
+      target.oauth != null && !givesAuthorization(target)
         ? await (await import("../connect/oauth/login.js")).Login.start(target.url, {
             settings: target.oauth,
             redactor,

@@ -10,7 +10,7 @@ import type { ServerSnapshot } from "../lock/snapshot.js";
 import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
 import { firstLine, type OpenSession, readSession } from "./session.js";
 import type { Login } from "./oauth/login.js";
-import { describeTarget, type HttpTarget, type Target, targetSha256 } from "./target.js";
+import { describeTarget, givesAuthorization, type HttpTarget, type Target, targetSha256 } from "./target.js";
 
 /** Largest response body (or, in an event stream, single event) read from a server; a bigger one is cut off with an error. */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -31,8 +31,7 @@ export async function snapshotFromHttp(target: HttpTarget & Target, options: Con
  */
 export async function openHttpSession(target: HttpTarget & Target, options: ConnectOptions): Promise<OpenSession> {
   // A token given in a header (--header-env Authorization=VAR) wins: no login is attempted.
-  const headerAuth = target.headers.some(([name]) => name.toLowerCase() === "authorization");
-  const login = options.login !== undefined && !headerAuth ? await startLogin(target, options) : null;
+  const login = options.login !== undefined && !givesAuthorization(target) ? await startLogin(target, options) : null;
   try {
     if (login?.needsRefresh()) await refreshAhead(target, login);
     for (;;) {

@@ -272,6 +272,11 @@ export function resolveConfigTarget(
   return httpTarget(url, { headers: [], headerEnv: [] }, env, { secrets, headers, seen, add });
 }
 
+/** Whether the target sends its own Authorization header (--header-env Authorization=VAR, a config header): then no OAuth login is attempted. */
+export function givesAuthorization(target: HttpTarget): boolean {
+  return target.headers.some(([name]) => name.toLowerCase() === "authorization");
+}
+
 /** What output may say about a target: the command name or the scheme and host, never arguments, path or query. */
 export function describeTarget(target: Target): string {
   if (target.kind === "stdio") return `server "${target.command}"`;
