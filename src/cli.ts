@@ -284,6 +284,43 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .action((files: string[], options: Record<string, unknown>) => {
       task = import("./cli/wrap.js").then(({ runUnwrap }) => runUnwrap({ files, dryRun: flag(options.dryRun, "--dry-run") }, output));
     });
+  // `crosscheck` (issue 27): what real clients show their model, against tools/list.
+  sourceOptions(cli.command("crosscheck", "Run real MCP clients against a server and report how the tools they show their model differ from tools/list"))
+    .usage(
+      "crosscheck [--clients LIST] [--client-bin NAME=PATH]... [--baseline FILE [--update-baseline]] [--json PATH] [--sarif PATH] [--fail-on LEVEL] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
+    )
+    .option("--clients <list>", "Clients to run, comma-separated: claude-code, codex, gemini-cli, inspector (default all; a missing one is skipped)")
+    .option("--client-bin <pair>", "Run client NAME from PATH instead of looking it up on PATH, as NAME=PATH (repeatable)")
+    .option("--baseline <file>", "Acknowledge the reviewed rendering drift this file lists")
+    .option("--update-baseline", "Rewrite --baseline with this run's findings for the clients that ran")
+    .option("--json <path>", "Also write the report as JSON to this file (- for stdout; the report then goes to stderr)")
+    .option("--sarif <path>", "Also write the findings as SARIF 2.1.0 to this file")
+    .option("--min-severity <level>", "Hide terminal findings below this severity (info, warning, error)")
+    .option("--fail-on <level>", "Lowest severity that exits 1 (info, warning, error, never; default error)")
+    .example("mcp-lint crosscheck -- node ./dist/index.js")
+    .example("mcp-lint crosscheck --clients claude-code,inspector --baseline crosscheck-baseline.json -- npx -y some-server@1.2.3")
+    .action((options: Record<string, unknown>) => {
+      const minSeverity = failOn(options.minSeverity ?? "info", "--min-severity");
+      if (minSeverity === "never") throw new UsageError("--min-severity must be one of info, warning, error");
+      task = import("./cli/crosscheck.js").then(({ runCrosscheck }) =>
+        runCrosscheck(
+          {
+            clients: list(options.clients, "--clients", /^[\s\S]+$/, "a client name").flatMap((item) => item.split(",").map((part) => part.trim())),
+            clientBins: list(options.clientBin, "--client-bin", /^[\s\S]+$/, "NAME=PATH"),
+            baseline: single(options.baseline, "--baseline"),
+            updateBaseline: flag(options.updateBaseline, "--update-baseline"),
+            json: single(options.json, "--json"),
+            sarif: single(options.sarif, "--sarif"),
+            failOn: failOn(options.failOn ?? "error"),
+            minSeverity,
+            from: null,
+            ...sourceValues(options),
+            version,
+          },
+          output,
+        ),
+      );
+    });
   cli
     .command("logout [url]", "Forget the OAuth login kept for a remote server (every login without a URL)")
     .usage("logout [URL]")

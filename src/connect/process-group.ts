@@ -24,6 +24,15 @@ export interface GroupTransportOptions {
   pidNamespace: boolean;
   /** Where the one warning of a run without a namespace goes. */
   warn: (line: string) => void;
+  /**
+   * Take standard output as it comes instead of as JSON-RPC lines: for a program that is not an
+   * MCP server (a client crosscheck runs), kept in the same containment.
+   */
+  onStdout?: (chunk: Buffer) => void;
+  /** Working folder of the process; the caller's own when absent. */
+  cwd?: string;
+  /** End its standard input at once (a client that reads a prompt from a pipe would wait for it). */
+  noInput?: boolean;
 }
 
 /** With --no-pid-namespace: the process group and the /proc walk, by choice, so no warning. */
@@ -221,6 +230,7 @@ export class ProcessGroupTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(command, args, {
         env: this.options.env,
+        cwd: this.options.cwd,
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
         detached: process.platform !== "win32",
@@ -239,6 +249,7 @@ export class ProcessGroupTransport implements Transport {
         this.onerror?.(error);
       });
       child.on("spawn", () => {
+        if (this.options.noInput === true) child.stdin?.end();
         resolve();
         this.options.onSpawn?.();
         if (process.platform === "linux" && !this.namespaced) {
@@ -257,6 +268,10 @@ export class ProcessGroupTransport implements Transport {
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.stdout?.on("data", (chunk: Buffer) => {
         if (this.closed) return;
+        if (this.options.onStdout !== undefined) {
+          this.options.onStdout(chunk);
+          return;
+        }
         try {
           // Counts bytes before buffering: a line past the cap is refused the moment it passes it.
           this.reader.push(chunk, (message) => this.deliver(message));

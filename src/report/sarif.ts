@@ -402,3 +402,63 @@ export function baseUri(base: SarifBase): string {
   const parts = segments(base.dir, "/");
   return parts.length === 0 ? "file:///" : `file:///${encodeSegments(parts)}/`;
 }
+
+/**
+ * SARIF for `crosscheck`: every crosscheck rule (and the linter's client rules for ground-truth
+ * notes) as a rule entry; one result per finding, with the client in its message and fingerprint.
+ * A finding the baseline acknowledges is kept with an external suppression, as code scanning shows them.
+ */
+export function crosscheckSarif(
+  report: import("../crosscheck/report.js").CrosscheckReport,
+  rulesTable: {
+    ids: readonly string[];
+    info: (id: string) => { title: string; meaning: string; fix: string; severity: Severity; docs: string };
+  },
+): SarifLog {
+  const rules = new RuleSet();
+  for (const id of rulesTable.ids) {
+    const info = rulesTable.info(id);
+    rules.add({
+      id,
+      title: info.title,
+      meaning: info.meaning,
+      help: info.fix,
+      level: sarifLevel(info.severity),
+      docs: info.docs,
+      tags: ["mcp", "client-rendering"],
+      securitySeverity: null,
+    });
+  }
+  for (const item of report.groundTruth) if (item.finding !== null) rules.add(lintRuleEntry(item.finding.rule));
+  const server = report.server.name;
+  const results: Record<string, unknown>[] = [];
+  for (const item of report.groundTruth) {
+    results.push(
+      result(rules, item.rule, item.severity, `${item.message} Fix: ${item.fix}`, { uri: null, line: null, tool: item.tool, server, path: item.path }, [
+        "ground-truth",
+      ]),
+    );
+  }
+  for (const client of report.clients) {
+    for (const item of client.items) {
+      const entry = result(
+        rules,
+        item.rule,
+        item.severity,
+        `${item.message} Fix: ${item.fix}`,
+        { uri: null, line: null, tool: item.tool, server, path: item.path },
+        [client.id, item.evidence],
+      );
+      entry.properties = { ...((entry.properties as Record<string, unknown> | undefined) ?? {}), client: client.id, evidence: neutralize(item.evidence) };
+      if (item.acknowledged) entry.suppressions = [{ kind: "external", justification: "Acknowledged in the crosscheck baseline." }];
+      results.push(entry);
+    }
+  }
+  return log(
+    report.toolVersion,
+    rules,
+    results,
+    { clients: report.clients.map((client) => ({ id: client.id, version: client.version, status: client.status })) },
+    null,
+  );
+}

@@ -1,0 +1,157 @@
+/** Run one client against the server in a scratch folder of its own, contained like every launch, and capture the tools it renders. */
+
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ProcessGroupTransport } from "../connect/process-group.js";
+import { startRecorder } from "./recorder.js";
+import type { ClientAdapter, RecordedRequest, RenderedTool, ServerLaunch } from "./types.js";
+
+/** What one client run gave. */
+export type Capture =
+  | { status: "captured"; tools: RenderedTool[]; version: string | null; ms: number }
+  | { status: "failed"; reason: string; version: string | null; ms: number };
+
+/** Options of one capture. */
+export interface CaptureOptions {
+  /** Bound on the whole client run, spawn to capture. */
+  timeoutMs: number;
+  /** False for --no-pid-namespace. */
+  pidNamespace: boolean;
+  /** Redact a line before it leaves (stderr tails in reasons). */
+  redact: (text: string) => string;
+  /** Where the one warning of a launch without a namespace goes. */
+  warn: (line: string) => void;
+}
+
+/** Standard output kept from an output client (the Inspector's JSON); more is refused. */
+const MAX_STDOUT_BYTES = 32 * 1024 * 1024;
+/** The end of the client's stderr kept to explain a failure. */
+const STDERR_KEEP = 4096;
+
+/**
+ * The environment a client starts from: the SDK's minimal safe set (PATH, USER, SHELL, TERM, ...)
+ * without HOME, which the adapter points at the scratch folder. Nothing else of the user's is passed.
+ */
+export function clientBaseEnv(): Record<string, string> {
+  const { HOME: _home, ...rest } = getDefaultEnvironment();
+  for (const name of ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "LANG", "LC_ALL", "TZ"]) {
+    const value = process.env[name];
+    if (value !== undefined && value !== "") rest[name] = value;
+  }
+  return rest;
+}
+
+/** The client's version as it prints it (`2.1.332 (Claude Code)` -> `2.1.332`), or null. */
+export function clientVersion(bin: string, env: Record<string, string>): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(bin, ["--version"], { env, timeout: 20_000, maxBuffer: 64 * 1024, windowsHide: true }, (error, stdout) => {
+      if (error !== null) return resolve(null);
+      const match = /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(String(stdout));
+      resolve(match === null ? null : match[0]);
+    });
+  });
+}
+
+/** Run `adapter`'s client once against `server` and capture what it renders. Never throws for a client failure. */
+export async function captureClient(adapter: ClientAdapter, bin: string, server: ServerLaunch, serverName: string, options: CaptureOptions): Promise<Capture> {
+  const started = Date.now();
+  const baseEnv = clientBaseEnv();
+  const scratch = await mkdtemp(join(tmpdir(), "mcp-lint-crosscheck-"));
+  let version: string | null = null;
+  let recorder: Awaited<ReturnType<typeof startRecorder>> | null = null;
+  let transport: ProcessGroupTransport | null = null;
+  try {
+    version = await clientVersion(bin, { ...baseEnv, HOME: scratch });
+    let settle: (result: { tools: RenderedTool[] } | { reason: string }) => void = () => {};
+    const outcome = new Promise<{ tools: RenderedTool[] } | { reason: string }>((resolve) => {
+      settle = resolve;
+    });
+    let sawModelRequest = false;
+    if (adapter.kind === "model") {
+      recorder = await startRecorder((request: RecordedRequest) => {
+        const tools = adapter.toolsIn(request, serverName);
+        if (tools !== null && tools.length > 0) settle({ tools });
+        else if (adapter.modelRequest(request)) sawModelRequest = true;
+        return adapter.reply(request);
+      });
+    }
+    const launch = await adapter.prepare({ scratch, bin, server, serverName, modelUrl: recorder?.url ?? null, baseEnv });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderrTail = "";
+    transport = new ProcessGroupTransport({
+      command: launch.command,
+      args: launch.args,
+      env: launch.env,
+      cwd: launch.cwd,
+      noInput: true,
+      maxMessageBytes: MAX_STDOUT_BYTES,
+      pidNamespace: options.pidNamespace,
+      warn: options.warn,
+      onStderr: (chunk) => {
+        stderrTail = (stderrTail + chunk).slice(-STDERR_KEEP);
+      },
+      onStdout: (chunk) => {
+        stdoutBytes += chunk.length;
+        if (stdoutBytes <= MAX_STDOUT_BYTES) stdout.push(chunk);
+      },
+    });
+    const running = transport;
+    running.onclose = () => {
+      if (adapter.kind === "output") {
+        if (stdoutBytes > MAX_STDOUT_BYTES) return settle({ reason: `printed more than ${MAX_STDOUT_BYTES} bytes` });
+        try {
+          settle({ tools: adapter.parseOutput(Buffer.concat(stdout).toString("utf8")) });
+        } catch (error) {
+          settle({ reason: withTail(error instanceof Error ? error.message : String(error), stderrTail, options.redact) });
+        }
+        return;
+      }
+      // Requests still in flight when the process ended have been answered by now.
+      if (sawModelRequest) settle({ tools: [] });
+      else settle({ reason: withTail(`ended (${exitText(running)}) before it asked its model`, stderrTail, options.redact) });
+    };
+    try {
+      await running.launch();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      return { status: "failed", reason: `could not start ${bin}${typeof code === "string" ? ` (${code})` : ""}`, version, ms: Date.now() - started };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<{ reason: string }>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ reason: withTail(`gave no tools within ${Math.round(options.timeoutMs / 1000)} s`, stderrTail, options.redact) }),
+        options.timeoutMs,
+      );
+    });
+    const result = await Promise.race([outcome, timedOut]);
+    clearTimeout(timer);
+    const ms = Date.now() - started;
+    return "tools" in result ? { status: "captured", tools: result.tools, version, ms } : { status: "failed", reason: result.reason, version, ms };
+  } finally {
+    await transport?.close();
+    await recorder?.close();
+    await rm(scratch, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+function exitText(transport: ProcessGroupTransport): string {
+  const exit = transport.exit;
+  if (exit === null) return "closed its output";
+  return exit.signal !== null ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+}
+
+/** A reason with the last non-empty line of the client's stderr, redacted and capped. */
+function withTail(reason: string, stderr: string, redact: (text: string) => string): string {
+  const last = stderr
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .at(-1);
+  if (last === undefined) return reason;
+  const shown = redact(last);
+  return `${reason}; its last error line: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}`;
+}

@@ -1,0 +1,257 @@
+/** The crosscheck report: per client what it showed and how that differs, as data, one-line messages, terminal text and JSON. Pure. */
+
+import { type Severity, SEVERITIES, severityRank } from "../lock/kinds.js";
+import type { FailOn } from "../lock/engine.js";
+import type { LintReportItem } from "../report/lint-report.js";
+import { type TerminalStyle, PLAIN_STYLE, paint } from "../report/style.js";
+import { capDisplay, neutralize } from "../text/neutralize.js";
+import { plural } from "../numbers.js";
+import { type BaselineEntry, baselineable, entryKey, entryOf } from "./baseline.js";
+import type { RenderFinding } from "./compare.js";
+import { CROSSCHECK_RULES } from "./rules.js";
+
+/** One finding as reported: the data, whether the baseline acknowledges it, its sentence and fix. */
+export interface CrosscheckItem extends RenderFinding {
+  client: string;
+  acknowledged: boolean;
+  message: string;
+  fix: string;
+}
+
+/** What happened to one selected client. */
+export interface ClientResult {
+  id: string;
+  label: string;
+  /** The version it printed; null when it printed none (or was not found). */
+  version: string | null;
+  testedVersion: string;
+  npmPackage: string;
+  status: "compared" | "failed" | "skipped";
+  /** Why it was skipped or failed (one line, redacted). */
+  reason: string | null;
+  /** Server tools it showed its model, of `total`. */
+  shown: number;
+  total: number;
+  items: CrosscheckItem[];
+  ms: number;
+}
+
+/** The whole report. */
+export interface CrosscheckReport {
+  toolVersion: string;
+  server: { name: string | null; version: string | null };
+  /** Tools in the server's tools/list (every page). */
+  tools: number;
+  /** Notes about the served definitions themselves, the same for every client (the linter's client rules). */
+  groundTruth: LintReportItem[];
+  clients: ClientResult[];
+  /** Baseline entries of compared clients that matched no finding: the drift is gone. */
+  stale: BaselineEntry[];
+  /** Where comparison stopped at a bound. */
+  limited: { client: string; tool: string; path: string }[];
+  /** Unacknowledged findings per severity (ground-truth notes not counted). */
+  counts: Record<Severity, number>;
+}
+
+/** Server text as a quoted, neutralized, capped string. */
+function quoted(text: string, max = 80): string {
+  return `"${capDisplay(neutralize(text.length > max * 2 ? text.slice(0, max * 2) : text), max)}"`;
+}
+
+/** The parameter a path names, as `filter.author.name` (or the path itself when it is not a properties path). */
+export function parameterOf(path: string | null): string | null {
+  if (path === null) return null;
+  const match = /^\/(inputSchema|outputSchema)((?:\/properties\/[^/]+|\/items)*)$/.exec(path);
+  if (match === null || match[2] === "") return null;
+  const tokens = (match[2] as string).split("/").slice(1);
+  const names: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    if (tokens[index] === "items") names.push("[]");
+    else names.push((tokens[++index] as string).replaceAll("~1", "/").replaceAll("~0", "~"));
+  }
+  return names.join(".").replaceAll(".[]", "[]");
+}
+
+/** One line about a finding; every piece of server text is neutralized. */
+export function crosscheckMessage(finding: RenderFinding, clientLabel: string): string {
+  const d = finding.detail;
+  const param = parameterOf(finding.path);
+  const where = param === null ? "" : ` parameter ${quoted(param)}`;
+  switch (finding.rule) {
+    case "render-client-failed":
+      return `${clientLabel} ${d.reason ?? "failed"}.`;
+    case "render-tools-absent":
+      return `${clientLabel} asked its model without any of the server's tools: it did not connect to the server or rejected its whole list.`;
+    case "render-tool-missing":
+      return `${clientLabel} does not show this tool to its model.`;
+    case "render-param-missing":
+      return `${clientLabel} does not show${where} to its model.`;
+    case "render-nested-dropped":
+      return finding.evidence === "items"
+        ? `${clientLabel} shows${where} without the schema of its items.`
+        : `${clientLabel} shows${where} without the fields declared inside it.`;
+    case "render-required-lost":
+      return `${clientLabel} shows the required${where} as optional.`;
+    case "render-type-changed": {
+      const declared = (d.declared ?? []).join(" or ");
+      const rendered = (d.rendered ?? []).length === 0 ? "no type" : `type ${(d.rendered ?? []).join(" or ")}`;
+      return `${clientLabel} shows${where} (declared ${declared}) with ${rendered}.`;
+    }
+    case "render-description-missing":
+      return param === null ? `${clientLabel} shows this tool without its description.` : `${clientLabel} shows${where} without its description.`;
+    case "render-constraint-dropped":
+      return d.renderedValue === undefined
+        ? `${clientLabel} drops ${d.keyword ?? "a constraint"}${param === null ? "" : ` from${where}`}.`
+        : `${clientLabel} changes ${d.keyword ?? "a constraint"}${param === null ? "" : ` of${where}`} from ${capDisplay(neutralize(d.declaredValue ?? ""), 60)} to ${capDisplay(neutralize(d.renderedValue), 60)}.`;
+    case "render-branches-ignored":
+      return `${clientLabel} drops the root ${finding.evidence.replace("+", " and ")} alternatives of the input schema.`;
+    case "render-description-truncated":
+      return `${clientLabel} cuts the${param === null ? "" : `${where}'s`} description from ${d.declaredLength} to ${d.renderedLength} characters.`;
+    case "render-description-rewritten":
+      if (d.added === true) return `${clientLabel} adds text to the${param === null ? "" : `${where}'s`} description: ${quoted(d.renderedText ?? "", 160)}.`;
+      return `${clientLabel} shows${param === null ? " the tool" : where} with another description: ${quoted(d.renderedText ?? "")}.`;
+    case "render-output-lost":
+      return finding.evidence === "not-shown"
+        ? `${clientLabel} does not show its model this tool's outputSchema.`
+        : `${clientLabel} shows the outputSchema with a loss at${where === "" ? " its root" : where} (${finding.evidence}).`;
+  }
+}
+
+/** Build the report: acknowledge findings from the baseline, list stale entries, count what is left. */
+export function buildCrosscheckReport(input: {
+  toolVersion: string;
+  server: { name: string | null; version: string | null };
+  tools: number;
+  groundTruth: LintReportItem[];
+  clients: (Omit<ClientResult, "items"> & { findings: RenderFinding[] })[];
+  limited: { client: string; tool: string; path: string }[];
+  baseline: readonly BaselineEntry[];
+}): CrosscheckReport {
+  const known = new Set(input.baseline.map(entryKey));
+  const used = new Set<string>();
+  const counts: Record<Severity, number> = { info: 0, warning: 0, error: 0 };
+  const clients = input.clients.map(({ findings, ...client }) => {
+    const items = findings.map((finding): CrosscheckItem => {
+      const key = entryKey(entryOf(client.id, finding));
+      const acknowledged = baselineable(finding) && known.has(key);
+      if (acknowledged) used.add(key);
+      else counts[finding.severity]++;
+      return { ...finding, client: client.id, acknowledged, message: crosscheckMessage(finding, client.label), fix: CROSSCHECK_RULES[finding.rule].fix };
+    });
+    return { ...client, items };
+  });
+  const compared = new Set(clients.filter((client) => client.status === "compared").map((client) => client.id));
+  const stale = input.baseline.filter((entry) => compared.has(entry.client) && !used.has(entryKey(entry)));
+  return { ...input, clients, stale, counts };
+}
+
+/** Exit code as `run` decides it: 1 when an unacknowledged finding reaches --fail-on. */
+export function crosscheckExitCode(report: CrosscheckReport, failOn: FailOn): 0 | 1 {
+  if (failOn === "never") return 0;
+  const floor = severityRank(failOn);
+  return SEVERITIES.some((severity) => severityRank(severity) >= floor && report.counts[severity] > 0) ? 1 : 0;
+}
+
+const MARKER: Readonly<Record<Severity, string>> = { error: "x", warning: "!", info: "i" };
+const COLOUR = { error: "red", warning: "yellow", info: "cyan" } as const;
+
+function countsText(counts: Record<Severity, number>): string {
+  const parts = (["error", "warning", "info"] as const).filter((severity) => counts[severity] > 0).map((severity) => plural(counts[severity], severity));
+  return parts.length === 0 ? "no differences" : parts.join(", ");
+}
+
+/** The terminal report; items below `minSeverity` are counted, not listed. */
+export function renderCrosscheckTerminal(report: CrosscheckReport, style: TerminalStyle = PLAIN_STYLE, minSeverity: Severity = "info"): string {
+  const lines: string[] = [];
+  const name = report.server.name === null ? "the server" : neutralize(capDisplay(report.server.name, 80));
+  lines.push(
+    `crosscheck: ${name}${report.server.version === null ? "" : ` ${neutralize(capDisplay(report.server.version, 40))}`}, ${plural(report.tools, "tool")} in tools/list`,
+  );
+  if (report.groundTruth.length > 0) {
+    lines.push("", `every client: ${plural(report.groundTruth.length, "note")} on the definitions as served`);
+    for (const item of report.groundTruth)
+      lines.push(
+        `  ${paint(style, COLOUR[item.severity], MARKER[item.severity])} ${item.tool === null ? "" : `${neutralize(capDisplay(item.tool, 80))}: `}${item.message} [${item.rule}]`,
+      );
+  }
+  const floor = severityRank(minSeverity);
+  for (const client of report.clients) {
+    const version = client.version === null ? "" : ` ${client.version}`;
+    lines.push("");
+    if (client.status === "skipped") {
+      lines.push(`${paint(style, "bold", client.label)}: skipped, ${client.reason ?? "not available"}`);
+      continue;
+    }
+    const open: Record<Severity, number> = { info: 0, warning: 0, error: 0 };
+    let acknowledged = 0;
+    for (const item of client.items) {
+      if (item.acknowledged) acknowledged++;
+      else open[item.severity]++;
+    }
+    const head =
+      client.status === "failed"
+        ? `${paint(style, "bold", `${client.label}${version}`)}: did not run to the end`
+        : `${paint(style, "bold", `${client.label}${version}`)}: ${client.shown} of ${plural(client.total, "tool")} shown, ${countsText(open)}${acknowledged > 0 ? ` (${acknowledged} more in the baseline)` : ""}`;
+    const tested = client.version !== null && client.version !== client.testedVersion ? ` [tested with ${client.testedVersion}]` : "";
+    lines.push(`${head}${tested} (${(client.ms / 1000).toFixed(1)} s)`);
+    let hidden = 0;
+    for (const item of client.items) {
+      if (item.acknowledged) continue;
+      if (severityRank(item.severity) < floor) {
+        hidden++;
+        continue;
+      }
+      const tool = item.tool === null ? "" : `${neutralize(capDisplay(item.tool, 80))}: `;
+      lines.push(`  ${paint(style, COLOUR[item.severity], MARKER[item.severity])} ${tool}${item.message} [${item.rule}]`);
+    }
+    if (hidden > 0) lines.push(`  (${plural(hidden, "finding")} below ${minSeverity} not shown)`);
+  }
+  if (report.stale.length > 0) {
+    lines.push("", `baseline: ${plural(report.stale.length, "entry", "entries")} no longer found (run --update-baseline to drop them)`);
+  }
+  const skipped = report.clients.filter((client) => client.status === "skipped").length;
+  lines.push(
+    "",
+    `summary: ${countsText(report.counts)} across ${plural(report.clients.length - skipped, "client")}${skipped > 0 ? `, ${skipped} skipped` : ""}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** The JSON report (`--json`). */
+export function crosscheckJson(report: CrosscheckReport): Record<string, unknown> {
+  return {
+    reportVersion: 1,
+    tool: { name: "mcp-lint", version: report.toolVersion },
+    command: "crosscheck",
+    server: report.server,
+    tools: report.tools,
+    groundTruth: {
+      findings: report.groundTruth.map((item) => ({ rule: item.rule, severity: item.severity, tool: item.tool, path: item.path, message: item.message })),
+      limited: report.limited,
+    },
+    clients: report.clients.map((client) => ({
+      id: client.id,
+      label: client.label,
+      version: client.version,
+      testedVersion: client.testedVersion,
+      npmPackage: client.npmPackage,
+      status: client.status,
+      reason: client.reason,
+      shown: client.shown,
+      total: client.total,
+      ms: client.ms,
+      findings: client.items.map((item) => ({
+        rule: item.rule,
+        severity: item.severity,
+        tool: item.tool,
+        path: item.path,
+        evidence: item.evidence,
+        acknowledged: item.acknowledged,
+        message: item.message,
+        fix: item.fix,
+      })),
+    })),
+    baseline: { stale: report.stale },
+    counts: report.counts,
+  };
+}
