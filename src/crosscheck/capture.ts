@@ -63,8 +63,12 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
   let version: string | null = null;
   let recorder: Awaited<ReturnType<typeof startRecorder>> | null = null;
   let transport: ProcessGroupTransport | null = null;
+  let versionAsked: Promise<void> = Promise.resolve();
   try {
-    version = await clientVersion(bin, { ...baseEnv, HOME: scratch });
+    // Asked beside the capture, not before it: a Node client spends a second or more just starting.
+    versionAsked = clientVersion(bin, { ...baseEnv, HOME: join(scratch, "version-home"), GEMINI_CLI_NO_RELAUNCH: "true" }).then((found) => {
+      version = found;
+    });
     let settle: (result: { tools: RenderedTool[] } | { reason: string }) => void = () => {};
     const outcome = new Promise<{ tools: RenderedTool[] } | { reason: string }>((resolve) => {
       settle = resolve;
@@ -118,6 +122,7 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
       await running.launch();
     } catch (error) {
       const code = (error as { code?: unknown }).code;
+      await versionAsked;
       return { status: "failed", reason: `could not start ${bin}${typeof code === "string" ? ` (${code})` : ""}`, version, ms: Date.now() - started };
     }
     let timer: NodeJS.Timeout | undefined;
@@ -129,9 +134,11 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
     });
     const result = await Promise.race([outcome, timedOut]);
     clearTimeout(timer);
+    await versionAsked;
     const ms = Date.now() - started;
     return "tools" in result ? { status: "captured", tools: result.tools, version, ms } : { status: "failed", reason: result.reason, version, ms };
   } finally {
+    await versionAsked;
     await transport?.close();
     await recorder?.close();
     await rm(scratch, { recursive: true, force: true, maxRetries: 3 });

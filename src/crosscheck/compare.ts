@@ -128,7 +128,7 @@ function compareTool(name: string, tool: JsonObject, shown: RenderedTool, out: C
   const walk = new Walk(name, input, shown.inputSchema, out, push);
   walk.root("/inputSchema");
   const output = ownField(tool, "outputSchema");
-  if (output === undefined) return;
+  if (output === undefined || output === null) return;
   if (shown.outputSchema === undefined || shown.outputSchema === null) {
     push({ rule: "render-output-lost", severity: "info", path: "/outputSchema", evidence: "not-shown", detail: {} });
     return;
@@ -230,7 +230,8 @@ class Walk {
     if (branches.length > 0 && !["anyOf", "oneOf"].some((key) => Array.isArray(ownField(renderedObject, key)))) {
       this.push({ rule: "render-branches-ignored", severity: "info", path, evidence: branches.join("+"), detail: {} });
     }
-    this.object(declared.schema, renderedObject, path, 0, declared.seen, rendered.seen);
+    // The root's own target is not yet "on the path": a property that refers back to it is compared once.
+    this.object(declared.schema, renderedObject, path, 0, new Set(), new Set());
   }
 
   /** Follow `$ref` (local ones) until a schema without one; `seen` holds the pointers on this path. */
@@ -265,10 +266,12 @@ class Walk {
     const renderedProps = this.properties(this.rendered, rendered, seenR);
     const required = this.required(this.declared, declared, seenD);
     const renderedRequired = this.required(this.rendered, rendered, seenR);
-    for (const [name, schema] of declaredProps) {
-      const at = `${path}/properties/${escapePointer(name)}`;
-      const shown = renderedProps.get(name);
+    for (const [name, { schema, at: declaredAt }] of declaredProps) {
+      const at = `${path}${declaredAt}`;
+      const shown = renderedProps.get(name)?.schema;
       if (shown === undefined) {
+        // Missing properties count against the bound too: a client that drops a 30,000-property object says so once per bound.
+        if (!this.budget(at, depth + 1)) return;
         this.push({ rule: "render-param-missing", severity: "error", path: at, evidence: "missing", detail: { name } });
         continue;
       }
@@ -293,10 +296,23 @@ class Walk {
     // A reference that loops back was compared where it first appeared.
     if (d.cycle) return;
     const r = this.resolve(this.rendered, renderedRaw, seenR);
-    // A boolean schema declares nothing to lose.
+    const rendered = isJsonObject(r.schema) ? r.schema : {};
+    // `true` (or `{}`) accepts any value: a client that pins a type on it narrows what the model may send.
+    if (acceptsAnything(d.schema)) {
+      const got = declaredTypes(rendered);
+      if (got.length > 0) {
+        this.push({
+          rule: "render-type-changed",
+          severity: "error",
+          path,
+          evidence: `any->${got.join("|")}`,
+          detail: { name, declared: ["any"], rendered: got },
+        });
+      }
+      return;
+    }
     if (!isJsonObject(d.schema)) return;
     const declared = d.schema;
-    const rendered = isJsonObject(r.schema) ? r.schema : {};
     const want = declaredTypes(declared);
     const got = declaredTypes(rendered);
     if (want.length > 0 && !sameTypes(want, got, rendered)) {
@@ -347,20 +363,26 @@ class Walk {
     });
   }
 
-  /** Property schemas by name: own `properties`, those of `allOf` members and of `anyOf`/`oneOf` branches. */
-  private properties(side: Side, schema: JsonObject, seen: ReadonlySet<string>): Map<string, unknown> {
-    const found = new Map<string, unknown>();
-    const visit = (node: unknown, level: number) => {
+  /**
+   * Property schemas by name, each with where it is declared relative to `schema` (`/properties/a`,
+   * `/oneOf/1/properties/b`): own `properties`, those of `allOf` members and of `anyOf`/`oneOf` branches.
+   */
+  private properties(side: Side, schema: JsonObject, seen: ReadonlySet<string>): Map<string, { schema: unknown; at: string }> {
+    const found = new Map<string, { schema: unknown; at: string }>();
+    const visit = (node: unknown, level: number, at: string) => {
       const resolved = this.resolve(side, node, seen);
       if (!isJsonObject(resolved.schema) || level > 4) return;
       const props = ownField(resolved.schema, "properties");
-      if (isJsonObject(props)) for (const key of Object.keys(props)) if (!found.has(key)) found.set(key, props[key]);
+      if (isJsonObject(props)) {
+        for (const key of Object.keys(props)) if (!found.has(key)) found.set(key, { schema: props[key], at: `${at}/properties/${escapePointer(key)}` });
+      }
       for (const key of ["allOf", "anyOf", "oneOf"]) {
         const members = ownField(resolved.schema, key);
-        if (Array.isArray(members)) for (const member of members.slice(0, 64)) visit(member, level + 1);
+        if (!Array.isArray(members)) continue;
+        for (const [index, member] of members.slice(0, 64).entries()) visit(member, level + 1, `${at}/${key}/${index}`);
       }
     };
-    visit(schema, 0);
+    visit(schema, 0, "");
     return found;
   }
 
@@ -378,6 +400,14 @@ class Walk {
     visit(schema, 0);
     return names;
   }
+}
+
+/** Keywords that only annotate: a schema of nothing else accepts any value. */
+const ANNOTATIONS = new Set(["description", "title", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"]);
+
+/** `true`, or an object schema that constrains nothing (`{}`, `{ "description": "..." }`). */
+function acceptsAnything(schema: unknown): boolean {
+  return schema === true || (isJsonObject(schema) && Object.keys(schema).every((key) => ANNOTATIONS.has(key)));
 }
 
 function withoutRef(schema: JsonObject): JsonObject {

@@ -61,15 +61,18 @@ function quoted(text: string, max = 80): string {
 /** The parameter a path names, as `filter.author.name` (or the path itself when it is not a properties path). */
 export function parameterOf(path: string | null): string | null {
   if (path === null) return null;
-  const match = /^\/(inputSchema|outputSchema)((?:\/properties\/[^/]+|\/items)*)$/.exec(path);
+  const match = /^\/(inputSchema|outputSchema)((?:\/properties\/[^/]*|\/items|\/(?:allOf|anyOf|oneOf)\/\d+)*)$/.exec(path);
   if (match === null || match[2] === "") return null;
   const tokens = (match[2] as string).split("/").slice(1);
   const names: string[] = [];
   for (let index = 0; index < tokens.length; index++) {
-    if (tokens[index] === "items") names.push("[]");
-    else names.push((tokens[++index] as string).replaceAll("~1", "/").replaceAll("~0", "~"));
+    const token = tokens[index] as string;
+    if (token === "items") names.push("[]");
+    else if (token === "properties") names.push((tokens[++index] as string).replaceAll("~1", "/").replaceAll("~0", "~"));
+    // A branch or member index says where the property is declared, not what it is called.
+    else index++;
   }
-  return names.join(".").replaceAll(".[]", "[]");
+  return names.length === 0 ? null : names.join(".").replaceAll(".[]", "[]");
 }
 
 /** One line about a finding; every piece of server text is neutralized. */
@@ -79,7 +82,7 @@ export function crosscheckMessage(finding: RenderFinding, clientLabel: string): 
   const where = param === null ? "" : ` parameter ${quoted(param)}`;
   switch (finding.rule) {
     case "render-client-failed":
-      return `${clientLabel} ${d.reason ?? "failed"}.`;
+      return `${clientLabel} ${capDisplay(neutralize(d.reason ?? "failed"), 400)}.`;
     case "render-tools-absent":
       return `${clientLabel} asked its model without any of the server's tools: it did not connect to the server or rejected its whole list.`;
     case "render-tool-missing":
@@ -93,8 +96,9 @@ export function crosscheckMessage(finding: RenderFinding, clientLabel: string): 
     case "render-required-lost":
       return `${clientLabel} shows the required${where} as optional.`;
     case "render-type-changed": {
-      const declared = (d.declared ?? []).join(" or ");
-      const rendered = (d.rendered ?? []).length === 0 ? "no type" : `type ${(d.rendered ?? []).join(" or ")}`;
+      const types = (list: string[] | undefined) => capDisplay(neutralize((list ?? []).join(" or ")), 80);
+      const declared = d.declared?.[0] === "any" ? "to take any value" : types(d.declared);
+      const rendered = (d.rendered ?? []).length === 0 ? "no type" : `type ${types(d.rendered)}`;
       return `${clientLabel} shows${where} (declared ${declared}) with ${rendered}.`;
     }
     case "render-description-missing":
@@ -113,7 +117,7 @@ export function crosscheckMessage(finding: RenderFinding, clientLabel: string): 
     case "render-output-lost":
       return finding.evidence === "not-shown"
         ? `${clientLabel} does not show its model this tool's outputSchema.`
-        : `${clientLabel} shows the outputSchema with a loss at${where === "" ? " its root" : where} (${finding.evidence}).`;
+        : `${clientLabel} shows the outputSchema with a loss at${where === "" ? " its root" : where} (${capDisplay(neutralize(finding.evidence), 120)}).`;
   }
 }
 
@@ -227,7 +231,6 @@ export function crosscheckJson(report: CrosscheckReport): Record<string, unknown
     tools: report.tools,
     groundTruth: {
       findings: report.groundTruth.map((item) => ({ rule: item.rule, severity: item.severity, tool: item.tool, path: item.path, message: item.message })),
-      limited: report.limited,
     },
     clients: report.clients.map((client) => ({
       id: client.id,
@@ -240,6 +243,8 @@ export function crosscheckJson(report: CrosscheckReport): Record<string, unknown
       shown: client.shown,
       total: client.total,
       ms: client.ms,
+      // Where comparison stopped at its depth or size bound, so the rest of that schema was not compared.
+      limited: report.limited.filter((place) => place.client === client.id).map(({ tool, path }) => ({ tool, path })),
       findings: client.items.map((item) => ({
         rule: item.rule,
         severity: item.severity,
