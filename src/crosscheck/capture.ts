@@ -1,6 +1,5 @@
 /** Run one client against the server in a scratch folder of its own, contained like every launch, and capture the tools it renders. */
 
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,15 +43,44 @@ export function clientBaseEnv(): Record<string, string> {
   return rest;
 }
 
-/** The client's version as it prints it (`2.1.332 (Claude Code)` -> `2.1.332`), or null. */
-export function clientVersion(bin: string, env: Record<string, string>): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(bin, ["--version"], { env, timeout: 20_000, maxBuffer: 64 * 1024, windowsHide: true }, (error, stdout) => {
-      if (error !== null) return resolve(null);
-      const match = /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(String(stdout));
-      resolve(match === null ? null : match[0]);
-    });
+/**
+ * The client's version as it prints it (`2.1.332 (Claude Code)` -> `2.1.332`), or null. Contained
+ * like the capture itself: `--version` of a --client-bin program runs whatever that program is.
+ */
+export async function clientVersion(
+  bin: string,
+  env: Record<string, string>,
+  options: { timeoutMs: number; pidNamespace: boolean; warn: (line: string) => void },
+): Promise<string | null> {
+  let stdout = "";
+  const transport = new ProcessGroupTransport({
+    command: bin,
+    args: ["--version"],
+    env,
+    maxMessageBytes: 64 * 1024,
+    pidNamespace: options.pidNamespace,
+    warn: options.warn,
+    noInput: true,
+    onStderr: () => {},
+    onStdout: (chunk) => {
+      if (stdout.length < 64 * 1024) stdout += chunk.toString("utf8");
+    },
   });
+  const ended = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+  });
+  try {
+    await transport.launch();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, options.timeoutMs)))]);
+    clearTimeout(timer);
+  } catch {
+    return null;
+  } finally {
+    await transport.close();
+  }
+  const match = /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(stdout);
+  return match === null ? null : match[0];
 }
 
 /** Run `adapter`'s client once against `server` and capture what it renders. Never throws for a client failure. */
@@ -66,7 +94,15 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
   let versionAsked: Promise<void> = Promise.resolve();
   try {
     // Asked beside the capture, not before it: a Node client spends a second or more just starting.
-    versionAsked = clientVersion(bin, { ...baseEnv, HOME: join(scratch, "version-home"), GEMINI_CLI_NO_RELAUNCH: "true" }).then((found) => {
+    versionAsked = clientVersion(
+      bin,
+      { ...baseEnv, HOME: join(scratch, "version-home"), GEMINI_CLI_NO_RELAUNCH: "true" },
+      {
+        timeoutMs: Math.min(20_000, options.timeoutMs),
+        pidNamespace: options.pidNamespace,
+        warn: options.warn,
+      },
+    ).then((found) => {
       version = found;
     });
     let settle: (result: { tools: RenderedTool[] } | { reason: string }) => void = () => {};

@@ -1,0 +1,104 @@
+// crosscheck against clients that misbehave: a stand-in for Claude Code (fixtures/crosscheck/fake-client.mjs)
+// that hangs, floods its output, leaves a grandchild behind, sends a huge body, reports what it was
+// given, or shows hostile text. The run must stay bounded, clean up, and keep secrets and escapes out.
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repo, runCli, tempDir } from "./helpers.js";
+
+const catalog = join(repo, "test/fixtures/servers/catalog.mjs");
+const twoTools = join(repo, "test/fixtures/crosscheck/two-tools.json");
+const fake = join(repo, "test/fixtures/crosscheck/fake-client.mjs");
+
+/** A one-line executable that runs the fake client in `mode`, as `--client-bin claude-code=...` takes it. */
+function fakeBin(mode: string, extra = "-"): string {
+  const path = join(tempDir(), "claude");
+  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" "${fake}" ${mode} "${extra}" "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+async function crosscheck(mode: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, extra = "-") {
+  const dir = tempDir();
+  const json = join(dir, "report.json");
+  // A temporary folder of this run's own: the scratch folders crosscheck makes go there, and must be gone after.
+  const scratch = join(dir, "tmp");
+  mkdirSync(scratch);
+  const result = await runCli(
+    ["crosscheck", "--clients", "claude-code", "--client-bin", `claude-code=${fakeBin(mode, extra)}`, "--json", json, ...args, "--", "node", catalog, twoTools],
+    { cwd: dir, env: { TMPDIR: scratch, ...env } },
+  );
+  const leftover = readdirSync(scratch);
+  const report = existsSync(json) ? JSON.parse(readFileSync(json, "utf8")) : null;
+  return { ...result, report, leftover, scratch, client: report?.clients?.[0] };
+}
+
+/** Processes on this machine whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  return readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      return readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe("crosscheck against a hostile client", () => {
+  it("a client that never asks its model fails within --startup-timeout, as one finding", async () => {
+    const started = Date.now();
+    const run = await crosscheck("hang", ["--startup-timeout", "3"]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(run.code).toBe(1);
+    expect(run.client?.status).toBe("failed");
+    expect(run.client?.findings.map((finding: { rule: string }) => finding.rule)).toEqual(["render-client-failed"]);
+    expect(run.stdout).toContain("gave no tools within 3 s");
+    expect(run.leftover).toEqual([]);
+  }, 60_000);
+
+  it("a client that floods stdout and stderr is bounded and ended", async () => {
+    const run = await crosscheck("flood", ["--startup-timeout", "3"]);
+    expect(run.code).toBe(1);
+    expect(run.client?.status).toBe("failed");
+    // The kept stderr tail is a few KB, not the flood.
+    expect(run.stdout.length).toBeLessThan(10_000);
+    expect(run.leftover).toEqual([]);
+  }, 60_000);
+
+  it("a grandchild the client detached does not outlive the run", async () => {
+    const marker = `xc-orphan-${process.pid}-${Date.now()}`;
+    const run = await crosscheck("orphan", [], {}, marker);
+    expect(run.client?.status, run.stdout).toBe("compared");
+    expect(processesWith(marker)).toEqual([]);
+  }, 60_000);
+
+  it("a request body over the bound is refused; the client then counts as failed, with no crash", async () => {
+    const run = await crosscheck("huge");
+    expect(run.code).toBe(1);
+    expect(run.client?.status).toBe("failed");
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it("the client gets a scratch HOME and only the launch allowlist; its MCP config names values by variable", async () => {
+    const secret = "xc-pass-env-secret-73f1";
+    const run = await crosscheck("report", ["--pass-env", "XC_TOKEN"], { XC_TOKEN: secret, XC_OUTER_SECRET: "outer-value-9d2c" });
+    const messages = (run.client?.findings ?? []).map((finding: { message: string }) => finding.message).join("\n");
+    expect(messages).toContain("outer=false token=false base=true");
+    const home = /home=([^"]+)/.exec(messages)?.[1] ?? "";
+    expect(home.startsWith(join(run.scratch, "mcp-lint-crosscheck-"))).toBe(true);
+    expect(messages).toContain("references=true");
+    for (const text of [run.stdout, run.stderr, JSON.stringify(run.report)]) expect(text).not.toContain(secret);
+    expect(run.leftover).toEqual([]);
+  }, 60_000);
+
+  it("escapes in what the client shows, and in its last error line, never reach the terminal raw", async () => {
+    for (const mode of ["hostile", "crash"]) {
+      const run = await crosscheck(mode);
+      expect(run.report, run.stderr).not.toBeNull();
+      for (const text of [run.stdout, run.stderr]) {
+        expect(text).not.toMatch(/[\u001b\u0007\u202e]/);
+      }
+    }
+  }, 60_000);
+});
