@@ -102,3 +102,40 @@ describe("crosscheck against a hostile client", () => {
     }
   }, 60_000);
 });
+
+describe("crosscheck usage", () => {
+  it("skips a client that is not on PATH with one line, and is no error", async () => {
+    const dir = tempDir();
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    const result = await runCli(["crosscheck", "--", process.execPath, catalog, twoTools], { cwd: dir, env: { PATH: bin } });
+    expect(result.code, result.stderr).toBe(0);
+    const skippedLines = result.stdout.split("\n").filter((line) => line.includes(": skipped, "));
+    expect(skippedLines).toHaveLength(4);
+    expect(skippedLines[0]).toBe(
+      "Claude Code: skipped, claude is not on PATH (npm i -g @anthropic-ai/claude-code@2.1.332, or --client-bin claude-code=PATH)",
+    );
+    expect(result.stdout).toContain("summary: no differences across 0 clients, 4 skipped");
+  });
+
+  it.each([
+    [["--clients", "cursor"], /^mcp-lint: --clients: unknown client "cursor"; the clients are claude-code, codex, gemini-cli, inspector\n$/],
+    [["--clients", "codex,codex"], /^mcp-lint: --clients: codex is named twice\n$/],
+    [["--client-bin", "codex"], /^mcp-lint: --client-bin takes NAME=PATH/],
+    [["--update-baseline"], /^mcp-lint: --update-baseline needs --baseline FILE\n$/],
+    [["--baseline", "missing.json"], /^mcp-lint: --baseline missing\.json: no such file; create it with --update-baseline\n$/],
+  ])("%j is a usage error: one line, exit 2, nothing started", async (flags, message) => {
+    const result = await runCli(["crosscheck", ...flags, "--", process.execPath, catalog, twoTools], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe("");
+  });
+
+  it("a baseline of the wrong shape is a usage error naming the file", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "b.json"), '{"entries": 3}');
+    const result = await runCli(["crosscheck", "--baseline", "b.json", "--", process.execPath, catalog, twoTools], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^mcp-lint: --baseline b\.json: crosscheckBaseline must be 1; /);
+  });
+});
