@@ -11,6 +11,7 @@ const binDir = join(clientsDir, "node_modules/.bin");
 export const catalog = join(repo, "test/fixtures/servers/catalog.mjs");
 export const conversions = join(repo, "test/fixtures/crosscheck/conversions.json");
 export const booleanProperty = join(repo, "test/fixtures/crosscheck/boolean-property.json");
+export const twoTools = join(repo, "test/fixtures/crosscheck/two-tools.json");
 
 /** The pinned clients, by crosscheck id, with the executable each installs. */
 export const PINNED = { "claude-code": "claude", codex: "codex", "gemini-cli": "gemini", inspector: "mcp-inspector" } as const;

@@ -112,9 +112,7 @@ describe("crosscheck usage", () => {
     expect(result.code, result.stderr).toBe(0);
     const skippedLines = result.stdout.split("\n").filter((line) => line.includes(": skipped, "));
     expect(skippedLines).toHaveLength(4);
-    expect(skippedLines[0]).toBe(
-      "Claude Code: skipped, claude is not on PATH (npm i -g @anthropic-ai/claude-code@2.1.332, or --client-bin claude-code=PATH)",
-    );
+    expect(skippedLines[0]).toBe("Claude Code: skipped, claude is not on PATH (npm i -g @anthropic-ai/claude-code@2.1.332, or --client-bin claude-code=PATH)");
     expect(result.stdout).toContain("summary: no differences across 0 clients, 4 skipped");
   });
 

@@ -1,9 +1,9 @@
 // crosscheck end to end over Streamable HTTP (a header secret every client must carry and no output
 // may show) and with a baseline, with the real clients of test/clients.
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClientId, catalog, conversions, crosscheck, prepareClients, runnable, startCatalogHttp } from "./crosscheck-clients.js";
+import { type ClientId, catalog, conversions, crosscheck, lines, prepareClients, runnable, startCatalogHttp, twoTools } from "./crosscheck-clients.js";
 import { tempDir } from "./helpers.js";
 
 beforeAll(prepareClients, 600_000);
@@ -39,5 +39,16 @@ describe("crosscheck baselines with a real client", () => {
     expect(later.code, later.stdout).toBe(0);
     expect(later.report?.counts).toEqual({ info: 0, warning: 0, error: 0 });
     expect(later.report?.clients[0]?.findings.every((finding) => finding.acknowledged)).toBe(true);
+  }, 300_000);
+});
+
+describe("crosscheck with real clients: a launch whose arguments hold `$`", () => {
+  it("every client starts the server with the arguments as given (Claude Code and Gemini CLI expand ${NAME} in their configs)", async () => {
+    const dir = join(tempDir(), "notes ${HOME} $PATH");
+    mkdirSync(dir);
+    copyFileSync(twoTools, join(dir, "two-tools.json"));
+    const run = await crosscheck(["--", "node", catalog, join(dir, "two-tools.json")]);
+    for (const id of runnable) expect(run.client(id)?.status, `${id}: ${run.client(id)?.reason}`).toBe("compared");
+    for (const id of runnable) expect(lines(run.client(id)), id).toEqual([]);
   }, 300_000);
 });

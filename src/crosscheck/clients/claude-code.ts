@@ -20,9 +20,20 @@ function carrier(kind: "HEADER" | "ENV", index: number): string {
   return `MCP_LINT_${kind}_${index}`;
 }
 
+/** Holds `$` for claudeLiteral: Claude Code expands it in one pass, so what it yields is not read again. */
+const DOLLAR_VAR = "MCP_LINT_DOLLAR";
+
+/**
+ * A string Claude Code reads back as itself: it expands `${NAME}` in the command, arguments, URL and
+ * headers of an MCP config, so a literal `${` (a folder named `a${HOME}b`) is written as `${MCP_LINT_DOLLAR}{`.
+ */
+export function claudeLiteral(value: string): string {
+  return value.replaceAll("${", `\${${DOLLAR_VAR}}{`);
+}
+
 /** The MCP config for `--mcp-config`: values as `${VAR}` references Claude Code expands from its own environment. */
 export function claudeMcpConfig(input: Pick<PrepareInput, "server" | "serverName">): { config: unknown; env: Record<string, string> } {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { [DOLLAR_VAR]: "$" };
   const { server } = input;
   let entry: Record<string, unknown>;
   if (server.kind === "stdio") {
@@ -31,14 +42,14 @@ export function claudeMcpConfig(input: Pick<PrepareInput, "server" | "serverName
       env[carrier("ENV", index)] = value;
       serverEnv[name] = `\${${carrier("ENV", index)}}`;
     });
-    entry = { type: "stdio", command: server.command, args: server.args, env: serverEnv };
+    entry = { type: "stdio", command: claudeLiteral(server.command), args: server.args.map(claudeLiteral), env: serverEnv };
   } else {
     const headers: Record<string, string> = {};
     server.headers.forEach(([name, value], index) => {
       env[carrier("HEADER", index)] = value;
       headers[name] = `\${${carrier("HEADER", index)}}`;
     });
-    entry = { type: "http", url: server.url, headers };
+    entry = { type: "http", url: claudeLiteral(server.url), headers };
   }
   return { config: { mcpServers: { [input.serverName]: entry } }, env };
 }
