@@ -127,7 +127,17 @@ export async function runCrosscheck(flags: CrosscheckFlags, output: Output): Pro
   const session = await openSession(flags, target, redactor, output.err);
   const snapshot = session.snapshot;
   await session.close();
-  const tools = snapshot.tools;
+  // Read again as a client that declares roots, sampling and elicitation: some servers list a tool only
+  // to such a client. Those tools are compared where a client shows them, and their absence is info.
+  const capable = await openSession(flags, target, redactor, output.err, {
+    clientCapabilities: { roots: { listChanged: true }, sampling: {}, elicitation: {} },
+  });
+  const capableTools = capable.snapshot.tools;
+  await capable.close();
+  const listed = new Set(snapshot.tools.map((tool) => tool.name));
+  const gatedTools = capableTools.filter((tool) => typeof tool.name === "string" && !listed.has(tool.name));
+  const tools = [...snapshot.tools, ...gatedTools];
+  const gated = new Set(gatedTools.map((tool) => tool.name as string));
   const linted = lintServer({ tools, instructions: null }, { disable: new Set(), portability: "default", formatAllowlist: [] });
   const groundTruth = linted.findings.filter((finding) => RULES[finding.rule].family === "client").map(lintItem);
 
@@ -155,7 +165,7 @@ export async function runCrosscheck(flags: CrosscheckFlags, output: Output): Pro
       results.push({ ...base, version: capture.version, status: "failed", reason, shown: 0, ms: capture.ms, findings: [failure] });
       continue;
     }
-    const comparison = compareRendering(tools, capture.tools, (rendered, names) => adapter.serverToolName(rendered, SERVER_NAME, names));
+    const comparison = compareRendering(tools, capture.tools, (rendered, names) => adapter.serverToolName(rendered, SERVER_NAME, names), gated);
     for (const place of comparison.limited) limited.push({ client: adapter.id, ...place });
     results.push({
       ...base,

@@ -168,6 +168,8 @@ export async function lintOwnLaunch(
 export interface ReadOptions {
   catalog?: boolean;
   clientInfo?: { name: string; version: string } | null;
+  /** Capabilities to declare in `initialize` (ConnectOptions.clientCapabilities). */
+  clientCapabilities?: import("../connect/bounds.js").ConnectOptions["clientCapabilities"];
   progress?: boolean;
   /** A server launched already (launchEarly), to speak to instead of launching one. */
   early?: EarlyLaunch | null;
@@ -269,6 +271,7 @@ export async function openSession(
     progress: read.progress ?? true,
     catalog: read.catalog === true,
     ...(read.clientInfo ? { clientInfo: read.clientInfo } : {}),
+    ...(read.clientCapabilities ? { clientCapabilities: read.clientCapabilities } : {}),
     ...(target.kind === "http" && target.oauth != null
       ? { login: { settings: target.oauth, say: warn, waitMs: flags.startupTimeoutMs, env: process.env } }
       : {}),

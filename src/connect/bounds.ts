@@ -1,5 +1,6 @@
 /** Time bounds of a live run (each request, start-up, the whole run), the connect options that set them, and the texts that name them. */
 
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { LoginContext } from "./oauth/login.js";
 import type { Redactor } from "../text/redact.js";
@@ -24,6 +25,11 @@ export interface ConnectOptions {
   catalog?: boolean;
   /** The identity sent as `clientInfo` (`--as-client`), instead of mcp-lint's own. */
   clientInfo?: { name: string; version: string };
+  /**
+   * Capabilities declared in `initialize` (none when absent). Some servers register tools only for a
+   * client that declares one (roots, elicitation), so crosscheck reads as a client with all of them.
+   */
+  clientCapabilities?: ClientCapabilities;
   redactor: Redactor;
   /** Log in to a remote server that asks for it (the MCP authorization flow); absent: never. */
   login?: Omit<LoginContext, "redactor">;

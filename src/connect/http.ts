@@ -135,7 +135,7 @@ async function openHttpSessionOnce(target: HttpTarget & Target, options: Connect
     ...(login !== null ? { authProvider: login.provider } : {}),
   });
   attempt.transport = streamable;
-  client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+  client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: options.clientCapabilities ?? {} });
   let transportName: "streamable-http" | "sse" = "streamable-http";
   let bound = clock.bound(options.timeoutMs);
   try {
@@ -147,7 +147,7 @@ async function openHttpSessionOnce(target: HttpTarget & Target, options: Connect
     if (!(error instanceof StreamableHTTPError && (error.code === 404 || error.code === 405))) {
       throw new ConnectionError(`could not connect to ${where}: ${failure(error, "initialize", bound)}`);
     }
-    client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+    client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: options.clientCapabilities ?? {} });
     const sse = new SSEClientTransport(target.url, {
       requestInit,
       fetch: fetchImpl,

@@ -47,7 +47,7 @@ export async function openStdioSession(target: StdioTarget & Target, server: Lau
     return stderr === "" ? text : `${text} (server stderr: ${stderr})`;
   };
   const hideProgress = options.progress === true ? showProgress(startingText(target.command)) : () => {};
-  const client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: {} });
+  const client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: options.clientCapabilities ?? {} });
   const close = async () => {
     await client.close().catch(() => undefined);
     await transport.close();

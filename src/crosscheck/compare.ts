@@ -89,6 +89,8 @@ export function compareRendering(
   serverTools: readonly unknown[],
   rendered: readonly RenderedTool[],
   serverToolName: (rendered: string, serverTools: readonly string[]) => string | null,
+  /** Tools the server lists only to a client that declares a capability (roots, sampling, elicitation). */
+  gated: ReadonlySet<string> = new Set(),
 ): Comparison {
   const names = serverTools.flatMap((tool) => {
     const name = isJsonObject(tool) ? ownField(tool, "name") : undefined;
@@ -112,7 +114,9 @@ export function compareRendering(
     seen.add(name);
     const shownTool = byServerName.get(name);
     if (shownTool === undefined) {
-      out.findings.push({ rule: "render-tool-missing", severity: "error", tool: name, path: null, evidence: "missing", detail: {} });
+      // A client that does not declare the capability is not offered the tool: nothing of it was lost in rendering.
+      const finding = gated.has(name) ? { severity: "info" as const, evidence: "capability-gated" } : { severity: "error" as const, evidence: "missing" };
+      out.findings.push({ rule: "render-tool-missing", tool: name, path: null, detail: {}, ...finding });
       continue;
     }
     out.shown++;

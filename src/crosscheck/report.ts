@@ -86,7 +86,9 @@ export function crosscheckMessage(finding: RenderFinding, clientLabel: string): 
     case "render-tools-absent":
       return `${clientLabel} asked its model without any of the server's tools: it did not connect to the server or rejected its whole list.`;
     case "render-tool-missing":
-      return `${clientLabel} does not show this tool to its model.`;
+      return finding.evidence === "capability-gated"
+        ? `${clientLabel} does not show this tool, which the server lists only to a client that declares roots, sampling or elicitation.`
+        : `${clientLabel} does not show this tool to its model.`;
     case "render-param-missing":
       return `${clientLabel} does not show${where} to its model.`;
     case "render-nested-dropped":

@@ -46,9 +46,10 @@ export const CROSSCHECK_RULES: Readonly<Record<CrosscheckRuleId, CrosscheckRuleI
     fix: "Look for a definition the client rejects (mcp-lint run reports client-sdk1-rejects) or a server that fails under the client's launch.",
   },
   "render-tool-missing": {
-    severities: ["error"],
+    severities: ["error", "info"],
     title: "Tool not shown to the model",
-    meaning: "The server lists the tool but the client did not send it to its model, so the model cannot call it.",
+    meaning:
+      "The server lists the tool but the client did not send it to its model, so the model cannot call it (info when the server lists the tool only to clients that declare a capability this one may lack).",
     fix: "Check the tool's schema for what this client refuses (a oneOf, anyOf or allOf at the root, an odd name).",
   },
   "render-param-missing": {

@@ -101,7 +101,10 @@ async function prepare(input: PrepareInput): Promise<ClientLaunch> {
   await writeFile(join(cwd, ".env"), "", { mode: 0o600 });
   return {
     command: input.bin,
-    args: ["-p", "Say ok.", "-m", MODEL, "--allowed-mcp-server-names", input.serverName],
+    // `--yolo`: headless, Gemini CLI's default policy hides write tools, and its check compares an MCP
+    // tool's bare name with its own built-ins, so a server's `write_file` vanished too; an interactive
+    // run shows it. The fake model never calls a tool, so approving every call changes nothing else.
+    args: ["-p", "Say ok.", "-m", MODEL, "--allowed-mcp-server-names", input.serverName, "--yolo"],
     cwd,
     env: {
       ...input.baseEnv,

@@ -717,3 +717,24 @@ describe("declaredTypes", () => {
     expect(declaredTypes(["string"])).toEqual([]);
   });
 });
+
+describe("capability-gated tools", () => {
+  it("a tool the server lists only to a capable client is info when missing, and compared like any other when shown", () => {
+    const tools = [
+      { name: "ping", description: "Ping.", inputSchema: { type: "object" } },
+      { name: "list_roots", description: "List the roots.", inputSchema: { type: "object", properties: { depth: { type: "integer" } } } },
+    ];
+    const map = (rendered: string, names: readonly string[]) => names.find((name) => `mcp__target__${name}` === rendered) ?? null;
+    const shownPing = [{ name: "mcp__target__ping", description: "Ping.", inputSchema: { type: "object" } }];
+    const gated = new Set(["list_roots"]);
+    expect(compareRendering(tools, shownPing, map, gated).findings).toEqual([
+      { rule: "render-tool-missing", severity: "info", tool: "list_roots", path: null, evidence: "capability-gated", detail: {} },
+    ]);
+    // Without the gate the same absence is an error.
+    expect(compareRendering(tools, shownPing, map).findings.map((finding) => finding.severity)).toEqual(["error"]);
+    const both = [...shownPing, { name: "mcp__target__list_roots", description: "List the roots.", inputSchema: { type: "object", properties: {} } }];
+    expect(compareRendering(tools, both, map, gated).findings.map((finding) => [finding.rule, finding.path])).toEqual([
+      ["render-param-missing", "/inputSchema/properties/depth"],
+    ]);
+  });
+});

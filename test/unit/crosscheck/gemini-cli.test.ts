@@ -204,7 +204,7 @@ describe("prepare", () => {
     });
     expect(text).not.toContain("s3cret");
     expect(launch.command).toBe("/opt/bin/gemini");
-    expect(launch.args).toEqual(["-p", "Say ok.", "-m", "gemini-2.5-flash", "--allowed-mcp-server-names", "target"]);
+    expect(launch.args).toEqual(["-p", "Say ok.", "-m", "gemini-2.5-flash", "--allowed-mcp-server-names", "target", "--yolo"]);
     expect(launch.cwd).toBe(join(scratch, "work"));
     // An empty .env in the working folder ends the CLI's upward search for one.
     expect(readFileSync(join(launch.cwd, ".env"), "utf8")).toBe("");
