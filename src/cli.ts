@@ -321,6 +321,72 @@ export async function main(args: readonly string[], output: Output): Promise<num
         ),
       );
     });
+  // `eval` (issue 28): do the fixes help a real agent? Tasks run direct and behind the proxy.
+  cli
+    .command("eval [dir]", "Measure whether mcp-lint proxy's fixes help an agent: --setup the tasks, --run them direct and proxied, --report")
+    .usage("eval (--setup | --run | --report) [DIR] [--split test|train|all] [--runs N] [--agent CMD] [--model NAME] [--tasks IDS] [--arms direct,proxy]")
+    .option("--setup", "Write the task set, build the sandbox and install the servers into DIR (default mcp-lint-eval)")
+    .option("--run", "Run every task of the split once direct and once behind the proxy per run; appends to DIR/results.jsonl, skipping finished runs")
+    .option("--report", "Print the tables of DIR/results.jsonl and write DIR/report.md and DIR/success.svg")
+    .option("--split <split>", "With --run: test (default), train or all")
+    .option("--runs <n>", "With --run: runs per task and arm (default 1)")
+    .option("--agent <command>", "With --run: the agent command, Claude Code's headless contract (default claude)")
+    .option("--model <name>", "With --run: the model the agent is asked for (default haiku)")
+    .option("--max-turns <n>", "With --run: the agent's turn bound (default 20)")
+    .option("--agent-timeout <seconds>", "With --run: bound on one agent run (default 300)")
+    .option("--tasks <ids>", "With --run: only these tasks, comma-separated")
+    .option("--arms <arms>", "With --run: direct, proxy or both (default direct,proxy)")
+    .option(
+      "--pass-env <name>",
+      "With --run: also pass this variable to the agent (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL always are; repeatable)",
+    )
+    .option("--markdown <path>", "With --report: where the Markdown report goes (default DIR/report.md)")
+    .option("--svg <path>", "With --report: where the chart goes (default DIR/success.svg)")
+    .option("--no-pid-namespace", "Start the agent without a PID namespace of its own (Linux)", { default: "a namespace where available" })
+    .example("mcp-lint eval --setup")
+    .example("mcp-lint eval --run --split test --runs 3")
+    .example("mcp-lint eval --report")
+    .action((dir: string | undefined, options: Record<string, unknown>) => {
+      const modes = (["setup", "run", "report"] as const).filter((mode) => flag(options[mode], `--${mode}`));
+      if (modes.length !== 1) throw new UsageError("eval takes one of --setup, --run or --report");
+      const whole = (value: unknown, name: string, fallback: number, max: number) => {
+        const text = single(typeof value === "number" ? String(value) : value, name) ?? String(fallback);
+        const amount = Number(text);
+        if (!Number.isInteger(amount) || amount < 1 || amount > max)
+          throw new UsageError(`${name} takes a whole number from 1 to ${max}, not ${JSON.stringify(text)}`);
+        return amount;
+      };
+      const split = single(options.split, "--split") ?? "test";
+      if (split !== "test" && split !== "train" && split !== "all") throw new UsageError(`--split must be test, train or all, not ${JSON.stringify(split)}`);
+      const arms = (single(options.arms, "--arms") ?? "direct,proxy").split(",").map((arm) => arm.trim());
+      if (arms.length === 0 || arms.some((arm) => arm !== "direct" && arm !== "proxy") || new Set(arms).size !== arms.length) {
+        throw new UsageError(`--arms takes direct, proxy or direct,proxy, not ${JSON.stringify(options.arms)}`);
+      }
+      task = import("./cli/eval.js").then(({ runEval, DEFAULT_EVAL_DIR }) =>
+        runEval(
+          {
+            mode: modes[0] as "setup" | "run" | "report",
+            dir: dir ?? DEFAULT_EVAL_DIR,
+            split,
+            runs: whole(options.runs, "--runs", 1, 100),
+            agent: single(options.agent, "--agent") ?? "claude",
+            model: single(options.model, "--model") ?? "haiku",
+            maxTurns: whole(options.maxTurns, "--max-turns", 20, 500),
+            agentTimeoutMs: whole(options.agentTimeout, "--agent-timeout", 300, 86_400) * 1000,
+            tasks: (single(options.tasks, "--tasks") ?? "")
+              .split(",")
+              .map((id) => id.trim())
+              .filter((id) => id !== ""),
+            arms: arms as ("direct" | "proxy")[],
+            passEnv: list(options.passEnv, "--pass-env", /^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"),
+            markdown: single(options.markdown, "--markdown"),
+            svg: single(options.svg, "--svg"),
+            pidNamespace: options.pidNamespace !== false,
+          },
+          output,
+        ),
+      );
+    });
   cli
     .command("logout [url]", "Forget the OAuth login kept for a remote server (every login without a URL)")
     .usage("logout [URL]")

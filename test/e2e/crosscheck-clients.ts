@@ -1,4 +1,4 @@
-// The real clients the crosscheck tests run, from test/clients (pinned in its package-lock.json),
+// The real clients the crosscheck and eval tests run, and the eval's npm servers, from test/clients (pinned in its package-lock.json),
 // and the helpers both crosscheck test files share. .ci/run installs the clients up front; a run
 // without them installs them here, once (a lock folder keeps two test files from installing at once).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -18,8 +18,19 @@ export const PINNED = { "claude-code": "claude", codex: "codex", "gemini-cli": "
 export type ClientId = keyof typeof PINNED;
 const ALL = Object.keys(PINNED) as ClientId[];
 
+/** The npm servers of the eval task set, installed beside the clients. */
+export const EVAL_SERVER_PACKAGES = [
+  "@modelcontextprotocol/server-filesystem",
+  "@modelcontextprotocol/server-memory",
+  "@modelcontextprotocol/server-everything",
+  "@cyanheads/git-mcp-server",
+] as const;
+
 function installed(): boolean {
-  return Object.values(PINNED).every((bin) => existsSync(join(binDir, bin)));
+  return (
+    Object.values(PINNED).every((bin) => existsSync(join(binDir, bin))) &&
+    EVAL_SERVER_PACKAGES.every((name) => existsSync(join(clientsDir, "node_modules", name, "package.json")))
+  );
 }
 
 /** Install test/clients unless it is there (about 40 s and 1 GB from the npm registry). */
