@@ -124,16 +124,22 @@ export async function runCrosscheck(flags: CrosscheckFlags, output: Output): Pro
   const redactor = redactorFor(target, output);
   const redact = (text: string) => redactor.text(text);
   // Ground truth: every page of tools/list, read as lock reads it, kept raw for the comparison.
-  const session = await openSession(flags, target, redactor, output.err);
-  const snapshot = session.snapshot;
-  await session.close();
-  // Read again as a client that declares roots, sampling and elicitation: some servers list a tool only
-  // to such a client. Those tools are compared where a client shows them, and their absence is info.
-  const capable = await openSession(flags, target, redactor, output.err, {
-    clientCapabilities: { roots: { listChanged: true }, sampling: {}, elicitation: {} },
-  });
-  const capableTools = capable.snapshot.tools;
-  await capable.close();
+  // Read again, at the same time, as a client that declares roots, sampling and elicitation: some servers
+  // list a tool only to such a client. Those tools are compared where a client shows them, and their absence is info.
+  const capabilities = { roots: { listChanged: true }, sampling: {}, elicitation: {} };
+  const readPlain = () => openSession(flags, target, redactor, output.err);
+  const readCapable = () => openSession(flags, target, redactor, output.err, { clientCapabilities: capabilities, progress: false });
+  // A server that may ask for a login is read one after the other, so the user logs in once.
+  const oneByOne = target.kind === "http" && target.oauth != null;
+  const [plain, capable] = oneByOne
+    ? [await Promise.allSettled([readPlain()]).then(([read]) => read as PromiseSettledResult<Awaited<ReturnType<typeof readPlain>>>), null]
+    : await Promise.allSettled([readPlain(), readCapable()]);
+  const second = capable ?? (await Promise.allSettled([readCapable()]))[0];
+  await Promise.all([plain, second].map((read) => (read.status === "fulfilled" ? read.value.close() : undefined)));
+  if (plain.status === "rejected") throw plain.reason;
+  if (second.status === "rejected") throw second.reason;
+  const snapshot = plain.value.snapshot;
+  const capableTools = second.value.snapshot.tools;
   const listed = new Set(snapshot.tools.map((tool) => tool.name));
   const gatedTools = capableTools.filter((tool) => typeof tool.name === "string" && !listed.has(tool.name));
   const tools = [...snapshot.tools, ...gatedTools];

@@ -59,7 +59,9 @@ export function ensureClients(): void {
 export function whyNot(id: ClientId): string | null {
   const bin = join(binDir, PINNED[id]);
   if (!existsSync(bin)) return `${bin} is not installed`;
-  const run = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 60_000, env: { PATH: process.env.PATH ?? "", HOME: tempDir() } });
+  // Gemini CLI relaunches itself in a second Node process unless told not to: a few seconds per check.
+  const env = { PATH: process.env.PATH ?? "", HOME: tempDir(), GEMINI_CLI_NO_RELAUNCH: "true" };
+  const run = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 60_000, env });
   if (run.status !== 0)
     return `${PINNED[id]} --version failed here (${run.error?.message ?? `exit ${run.status}`}): ${(run.stderr ?? "").trim().slice(0, 200)}`;
   return null;
@@ -74,10 +76,11 @@ export function clientBinFlags(ids: readonly ClientId[]): string[] {
 export const runnable: ClientId[] = [];
 const skipped = new Map<ClientId, string>();
 
-/** For beforeAll: install the clients if needed and find which run; on CI every pinned client must. */
-export function prepareClients(): void {
+/** For beforeAll: install the clients if needed and find which of `ids` run; on CI every one must. */
+export function prepareClients(ids: readonly ClientId[] = ALL): void {
   ensureClients();
-  for (const id of ALL) {
+  for (const id of ids) {
+    if (runnable.includes(id) || skipped.has(id)) continue;
     const why = whyNot(id);
     if (why === null) runnable.push(id);
     else skipped.set(id, why);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClientId, catalog, conversions, crosscheck, lines, prepareClients, runnable, startCatalogHttp, twoTools } from "./crosscheck-clients.js";
 import { tempDir } from "./helpers.js";
 
-beforeAll(prepareClients, 600_000);
+beforeAll(() => prepareClients(), 600_000);
 
 describe("crosscheck with real clients: Streamable HTTP with a secret header", () => {
   let server: Awaited<ReturnType<typeof startCatalogHttp>> | undefined;
@@ -24,7 +24,7 @@ describe("crosscheck with real clients: Streamable HTTP with a secret header", (
 });
 
 describe("crosscheck baselines with a real client", () => {
-  it("--update-baseline writes the same bytes twice; a later run with it has nothing left to report", async () => {
+  it("--update-baseline acknowledges the run's findings; a later run with the file has nothing left to report", async () => {
     const one: ClientId[] = runnable.includes("codex") ? ["codex"] : runnable.slice(0, 1);
     if (one.length === 0) return;
     const dir = tempDir();
@@ -33,8 +33,6 @@ describe("crosscheck baselines with a real client", () => {
     expect(first.code, first.stderr).toBe(0);
     const bytes = readFileSync(baseline, "utf8");
     expect(JSON.parse(bytes).entries.length).toBe(first.report?.clients[0]?.findings.length);
-    await crosscheck(["--baseline", baseline, "--update-baseline", "--", "node", catalog, conversions], one);
-    expect(readFileSync(baseline, "utf8")).toBe(bytes);
     const later = await crosscheck(["--baseline", baseline, "--fail-on", "info", "--", "node", catalog, conversions], one);
     expect(later.code, later.stdout).toBe(0);
     expect(later.report?.counts).toEqual({ info: 0, warning: 0, error: 0 });
@@ -43,12 +41,14 @@ describe("crosscheck baselines with a real client", () => {
 });
 
 describe("crosscheck with real clients: a launch whose arguments hold `$`", () => {
-  it("every client starts the server with the arguments as given (Claude Code and Gemini CLI expand ${NAME} in their configs)", async () => {
+  it("Claude Code and Gemini CLI, which expand ${NAME} in their configs, start the server with the arguments as given", async () => {
     const dir = join(tempDir(), "notes ${HOME} $PATH");
     mkdirSync(dir);
     copyFileSync(twoTools, join(dir, "two-tools.json"));
-    const run = await crosscheck(["--", "node", catalog, join(dir, "two-tools.json")]);
-    for (const id of runnable) expect(run.client(id)?.status, `${id}: ${run.client(id)?.reason}`).toBe("compared");
-    for (const id of runnable) expect(lines(run.client(id)), id).toEqual([]);
+    const expanding = runnable.filter((id) => id === "claude-code" || id === "gemini-cli");
+    if (expanding.length === 0) return;
+    const run = await crosscheck(["--", "node", catalog, join(dir, "two-tools.json")], expanding);
+    for (const id of expanding) expect(run.client(id)?.status, `${id}: ${run.client(id)?.reason}`).toBe("compared");
+    for (const id of expanding) expect(lines(run.client(id)), id).toEqual([]);
   }, 300_000);
 });

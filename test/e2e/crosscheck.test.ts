@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { booleanProperty, catalog, conversions, crosscheck, lines, prepareClients, runnable, runs } from "./crosscheck-clients.js";
 
-beforeAll(prepareClients, 600_000);
+beforeAll(() => prepareClients(), 600_000);
 
 describe("crosscheck with real clients: the conversions fixture over stdio", () => {
   let run: Awaited<ReturnType<typeof crosscheck>>;

@@ -50,7 +50,7 @@ describe("eval with the real Claude Code and a scripted model", () => {
   let model: Awaited<ReturnType<typeof startModel>> | undefined;
   let setupResult: Awaited<ReturnType<typeof runCli>>;
   beforeAll(async () => {
-    prepareClients();
+    prepareClients(["claude-code"]);
     // The servers are installed with the clients (test/clients); setup finds them there and installs nothing.
     mkdirSync(join(dir, "servers"), { recursive: true });
     symlinkSync(join(clientsDir, "node_modules"), join(dir, "servers", "node_modules"));
