@@ -131,10 +131,9 @@ export async function runCrosscheck(flags: CrosscheckFlags, output: Output): Pro
   const readCapable = () => openSession(flags, target, redactor, output.err, { clientCapabilities: capabilities, progress: false });
   // A server that may ask for a login is read one after the other, so the user logs in once.
   const oneByOne = target.kind === "http" && target.oauth != null;
-  const [plain, capable] = oneByOne
-    ? [await Promise.allSettled([readPlain()]).then(([read]) => read as PromiseSettledResult<Awaited<ReturnType<typeof readPlain>>>), null]
-    : await Promise.allSettled([readPlain(), readCapable()]);
-  const second = capable ?? (await Promise.allSettled([readCapable()]))[0];
+  const settle = <T>(promise: Promise<T>) => Promise.allSettled([promise]).then(([result]) => result as PromiseSettledResult<T>);
+  // Array elements are evaluated in order: one by one, the second read starts once the first is done.
+  const [plain, second] = oneByOne ? [await settle(readPlain()), await settle(readCapable())] : await Promise.all([settle(readPlain()), settle(readCapable())]);
   await Promise.all([plain, second].map((read) => (read.status === "fulfilled" ? read.value.close() : undefined)));
   if (plain.status === "rejected") throw plain.reason;
   if (second.status === "rejected") throw second.reason;

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ProcessGroupTransport } from "../connect/process-group.js";
+import { lastErrorLine, runContained } from "../connect/run-contained.js";
 import { startRecorder } from "./recorder.js";
 import type { ClientAdapter, RecordedRequest, RenderedTool, ServerLaunch } from "./types.js";
 
@@ -52,34 +53,9 @@ export async function clientVersion(
   env: Record<string, string>,
   options: { timeoutMs: number; pidNamespace: boolean; warn: (line: string) => void },
 ): Promise<string | null> {
-  let stdout = "";
-  const transport = new ProcessGroupTransport({
-    command: bin,
-    args: ["--version"],
-    env,
-    maxMessageBytes: 64 * 1024,
-    pidNamespace: options.pidNamespace,
-    warn: options.warn,
-    noInput: true,
-    onStderr: () => {},
-    onStdout: (chunk) => {
-      if (stdout.length < 64 * 1024) stdout += chunk.toString("utf8");
-    },
-  });
-  const ended = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-  });
-  try {
-    await transport.launch();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, options.timeoutMs)))]);
-    clearTimeout(timer);
-  } catch {
-    return null;
-  } finally {
-    await transport.close();
-  }
-  const match = /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(stdout);
+  const run = await runContained({ command: bin, args: ["--version"], env, maxOutputBytes: 64 * 1024, ...options });
+  if (run.startError !== null) return null;
+  const match = /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(run.stdout.toString("utf8"));
   return match === null ? null : match[0];
 }
 
@@ -189,11 +165,7 @@ function exitText(transport: ProcessGroupTransport): string {
 
 /** A reason with the last non-empty line of the client's stderr, redacted and capped. */
 function withTail(reason: string, stderr: string, redact: (text: string) => string): string {
-  const last = stderr
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "")
-    .at(-1);
+  const last = lastErrorLine(stderr);
   if (last === undefined) return reason;
   const shown = redact(last);
   return `${reason}; its last error line: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}`;

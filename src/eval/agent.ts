@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ProcessGroupTransport } from "../connect/process-group.js";
+import { lastErrorLine, runContained } from "../connect/run-contained.js";
 import { isJsonObject, ownField } from "../json/value.js";
 
 /** How one agent run is set up. */
@@ -119,10 +119,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { target: entry } }, null, 2)}\n`, { mode: 0o600 });
   const { HOME: _home, ...base } = getDefaultEnvironment();
   const [command, ...leading] = run.command as [string, ...string[]];
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let stderrTail = "";
-  const transport = new ProcessGroupTransport({
+  const ran = await runContained({
     command,
     args: [...leading, ...agentArgs(run, mcpConfig)],
     env: {
@@ -136,57 +133,20 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     },
     cwd: run.cwd,
-    noInput: true,
-    maxMessageBytes: MAX_OUTPUT_BYTES,
+    timeoutMs: run.timeoutMs,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
     pidNamespace: run.pidNamespace,
     warn: run.warn,
-    onStderr: (chunk) => {
-      stderrTail = (stderrTail + chunk).slice(-2048);
-    },
-    onStdout: (chunk) => {
-      size += chunk.length;
-      if (size <= MAX_OUTPUT_BYTES) chunks.push(chunk);
-    },
   });
-  const ended = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-  });
-  let timedOut = false;
-  try {
-    await transport.launch();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      ended,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          timedOut = true;
-          resolve();
-        }, run.timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      result: null,
-      tokens: null,
-      turns: null,
-      toolCalls: null,
-      error: `could not start ${command}${typeof code === "string" ? ` (${code})` : ""}`,
-      ms: Date.now() - started,
-    };
-  } finally {
-    await transport.close();
+  if (ran.startError !== null) {
+    const code = ran.startError === "" ? "" : ` (${ran.startError})`;
+    return { result: null, tokens: null, turns: null, toolCalls: null, error: `could not start ${command}${code}`, ms: Date.now() - started };
   }
-  const parsed = parseAgentOutput(Buffer.concat(chunks).toString("utf8"));
+  const parsed = parseAgentOutput(ran.stdout.toString("utf8"));
   const ms = Date.now() - started;
-  if (timedOut) return { ...parsed, result: null, error: `no answer within ${Math.round(run.timeoutMs / 1000)} s`, ms };
+  if (ran.timedOut) return { ...parsed, result: null, error: `no answer within ${Math.round(run.timeoutMs / 1000)} s`, ms };
   if (parsed.result === null && parsed.error !== null) {
-    const last = stderrTail
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => line !== "")
-      .at(-1);
+    const last = lastErrorLine(ran.stderrTail);
     return { ...parsed, error: last === undefined ? parsed.error : `${parsed.error}; its last error line: ${last.slice(0, 200)}`, ms };
   }
   return { ...parsed, ms };

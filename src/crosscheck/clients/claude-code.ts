@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isJsonObject, ownField } from "../../json/value.js";
 import type { ClientLaunch, ModelClientAdapter, PrepareInput, RecordedRequest, RecorderReply, RenderedTool } from "../types.js";
-import { matchRenderedName } from "./names.js";
+import { carrier, matchRenderedName } from "./names.js";
 
 /** How Claude Code spells a server or tool name inside `mcp__<server>__<tool>`: anything but letters, digits, `_` and `-` becomes `_`. */
 export function claudeNamePart(name: string): string {
@@ -13,11 +13,6 @@ export function claudeNamePart(name: string): string {
 
 function prefix(serverName: string): string {
   return `mcp__${claudeNamePart(serverName)}__`;
-}
-
-/** The variable a header or server variable's value travels in; the config file names it, never holds it. */
-function carrier(kind: "HEADER" | "ENV", index: number): string {
-  return `MCP_LINT_${kind}_${index}`;
 }
 
 /** Holds `$` for claudeLiteral: Claude Code expands it in one pass, so what it yields is not read again. */

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { isJsonObject, ownField } from "../../json/value.js";
+import { carrier } from "./names.js";
 import type { ClientLaunch, ModelClientAdapter, PrepareInput, RecordedRequest, RecorderReply, RenderedTool } from "../types.js";
 
 /** The provider id and the variable its dummy key travels in (`env_key`): no login, no `auth.json`. */
@@ -85,11 +86,6 @@ export function codexToolNames(serverName: string, serverTools: readonly string[
   return names;
 }
 
-/** The variable a header value travels in; the config file names it (`env_http_headers`), never holds it. */
-function headerCarrier(index: number): string {
-  return `MCP_LINT_HEADER_${index}`;
-}
-
 /** Server variables Codex itself would read if they sat in its own environment: these are written as values instead of forwarded. */
 const CODEX_READS = /^(PATH|HOME|CODEX_.*|OPENAI_.*|RUST_.*|SSL_CERT_.*|(HTTPS?|ALL|NO)_PROXY)$/i;
 
@@ -121,8 +117,8 @@ export function codexConfig(input: Pick<PrepareInput, "server" | "serverName" | 
   } else {
     const headers: Record<string, string> = {};
     server.headers.forEach(([name, value], index) => {
-      env[headerCarrier(index)] = value;
-      headers[name] = headerCarrier(index);
+      env[carrier("HEADER", index)] = value;
+      headers[name] = carrier("HEADER", index);
     });
     entry = { url: server.url, ...entry };
     if (server.headers.length > 0) entry.env_http_headers = headers;

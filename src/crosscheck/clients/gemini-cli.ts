@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isJsonObject, ownField } from "../../json/value.js";
 import type { ClientLaunch, ModelClientAdapter, PrepareInput, RecordedRequest, RecorderReply, RenderedTool } from "../types.js";
-import { matchRenderedName } from "./names.js";
+import { carrier, matchRenderedName } from "./names.js";
 
 /**
  * A fixed model skips the "auto" router, whose classifier request (JSON mode, no tools) would come
@@ -51,11 +51,6 @@ export function settingsLiteral(value: string): string {
  */
 export function expandedLiteral(value: string): string {
   return value.replaceAll("$", "\\$");
-}
-
-/** The variable a header or server variable's value travels in; settings.json names it, never holds it. */
-function carrier(kind: "HEADER" | "ENV", index: number): string {
-  return `MCP_LINT_${kind}_${index}`;
 }
 
 /** The user settings file: the server under `serverName`, Gemini API key auth, nothing that calls home. */
