@@ -59,9 +59,8 @@ export interface PrepareInput {
   baseEnv: Record<string, string>;
 }
 
-/** A client that talks to a model: its tools are read from the first request that carries the server's tools. */
-export interface ModelClientAdapter {
-  kind: "model";
+/** What every client adapter has: who it is, how to start it, and how its tool names map back. */
+interface ClientAdapterBase {
   /** Stable id used in flags, reports and baselines (`claude-code`). */
   id: string;
   /** Name shown to people (`Claude Code`). */
@@ -73,6 +72,13 @@ export interface ModelClientAdapter {
   testedVersion: string;
   /** Write the client's config below `scratch` and say how to start it. */
   prepare(input: PrepareInput): Promise<ClientLaunch>;
+  /** The server tool a rendered name stands for, or null when the name is not one of this server's. */
+  serverToolName(rendered: string, serverName: string, serverTools: readonly string[]): string | null;
+}
+
+/** A client that talks to a model: its tools are read from the first request that carries the server's tools. */
+export interface ModelClientAdapter extends ClientAdapterBase {
+  kind: "model";
   /** The reply to a request: whatever makes the client carry on (or stop) without a real model. */
   reply(request: RecordedRequest): RecorderReply;
   /** The server's tools this request carries, or null when it carries none of them (keep waiting). */
@@ -83,22 +89,13 @@ export interface ModelClientAdapter {
    * showed its model none of them.
    */
   modelRequest(request: RecordedRequest): boolean;
-  /** The server tool a rendered name stands for, or null when the name is not one of this server's. */
-  serverToolName(rendered: string, serverName: string, serverTools: readonly string[]): string | null;
 }
 
 /** A client that prints the tools itself (the MCP Inspector's CLI mode). */
-export interface OutputClientAdapter {
+export interface OutputClientAdapter extends ClientAdapterBase {
   kind: "output";
-  id: string;
-  label: string;
-  bin: string;
-  npmPackage: string;
-  testedVersion: string;
-  prepare(input: PrepareInput): Promise<ClientLaunch>;
   /** The tools from the client's whole standard output; throws an Error with a one-line message when it holds none. */
   parseOutput(stdout: string): RenderedTool[];
-  serverToolName(rendered: string, serverName: string, serverTools: readonly string[]): string | null;
 }
 
 export type ClientAdapter = ModelClientAdapter | OutputClientAdapter;
