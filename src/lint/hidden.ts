@@ -2,6 +2,7 @@
 
 import type { Severity } from "../lock/kinds.js";
 import { type Carrier, type Comment, comments, hiddenViews, mixedScriptWords } from "./hidden-views.js";
+import { findInjection } from "./injection.js";
 import { DETAILED_MATCHES, findPhrases, type PhraseKind } from "./phrases.js";
 import type { HiddenKind } from "./types.js";
 
@@ -29,11 +30,16 @@ export const HIDDEN_SEVERITY = {
   override_tools: "warning",
   session_claim: "info",
   exfiltration: "info",
+  tool_hijack: "error",
+  tool_chain: "info",
+  user_override: "warning",
+  coercion: "info",
+  harmful_action: "info",
   poisoning: "error",
 } as const satisfies Record<HiddenKind, Severity>;
 
 /** The part of a poisoning attack a hit is: something secret to read, where it goes, secrecy, or precedence over other tools. */
-export type AttackPart = "source" | "sink" | "secrecy" | "precedence";
+export type AttackPart = "source" | "sink" | "secrecy" | "precedence" | "hijack" | "effect";
 
 /** Which part each prose or file class is, and whether it counts alone (strong) or only beside another part (weak). */
 export const ATTACK_PART: Partial<Record<HiddenKind, { part: AttackPart; strong: boolean }>> = {
@@ -47,6 +53,12 @@ export const ATTACK_PART: Partial<Record<HiddenKind, { part: AttackPart; strong:
   quiet_action: { part: "secrecy", strong: false },
   override_tools: { part: "precedence", strong: true },
   session_claim: { part: "precedence", strong: false },
+  // Steering another tool's calls: judged against the tool's own name and schema (s8-hidden-text.ts).
+  tool_hijack: { part: "hijack", strong: true },
+  tool_chain: { part: "hijack", strong: false },
+  user_override: { part: "precedence", strong: true },
+  coercion: { part: "precedence", strong: false },
+  harmful_action: { part: "effect", strong: false },
 };
 
 /** One class of hidden text found in a string: what it says (decoded or an excerpt, raw) and how often it occurs. */
@@ -62,6 +74,20 @@ export interface HiddenHit {
   asksForContent?: boolean;
   /** For a sink: a literal address outside (a URL, an email address), not a parameter. */
   outside?: boolean;
+  /** For a hijack or chain: what it names and does (see injection.ts), judged against the tool itself. */
+  steer?: Steer;
+}
+
+/** What a sentence that steers calls names: tools called, tools in its condition, parameters changed. */
+export interface Steer {
+  tools: readonly string[];
+  condTools: readonly string[];
+  params: readonly string[];
+  literal: boolean;
+  userTarget: boolean;
+  harm: boolean;
+  firm: boolean;
+  destroy: boolean;
 }
 
 /** Longest decoded or excerpted text kept per hit; messages clip further. */
@@ -320,6 +346,40 @@ const ENV_ACCESS =
 const NEEDS_ACCESS: ReadonlySet<string> = new Set([".env", "keychain"]);
 const CONTENT_BEFORE = /\b(?:contents|content|text|value|data|body|dump|raw|copy|verbatim)\b/i;
 
+/** The sentence a match stands in, at most 300 characters each side. */
+function sentenceAround(text: string, start: number, end: number): string {
+  const from = Math.max(0, start - 300);
+  const before = text.slice(from, start);
+  const cut = Math.max(before.search(/[.!?;]\s[^.!?;]*$/), before.lastIndexOf("\n\n"));
+  const after = text.slice(end, Math.min(text.length, end + 300));
+  const stop = after.search(/[.!?;](?:\s|$)|\n\n/);
+  return (cut >= 0 ? before.slice(cut + 1) : before) + text.slice(start, end) + (stop >= 0 ? after.slice(0, stop) : after);
+}
+
+/**
+ * A sentence that refuses what it names: "System paths (e.g. ~/.ssh) are rejected", "secret values
+ * are omitted", "Do not include API keys". A secret named only to be refused is no source, unless
+ * the same sentence also orders something moved ("read ~/.ssh/id_rsa; it is never logged").
+ */
+const REFUSAL =
+  /\b(?:rejected|refused|denied|blocked|forbidden|disallowed|prohibited|omitted|excluded|redacted|masked|not (?:allowed|permitted|returned|included|exposed|shown|stored|logged|sent|accessible)|never (?:returned|exposed|shown|included|sent|logged|stored|read|leaves?)|cannot be (?:read|accessed)|(?:do|must|should) not (?:include|contain|send|share|expose|paste)|don't (?:include|send|share|paste)|never (?:include|send|share|paste)|avoid (?:including|sending|sharing))\b/i;
+const MOVE_ORDER =
+  /\b(?:you (?:must|should)|always|then|first|please)\s+(?:\w+\s+)?(?:read|cat|send|pass|include|copy|upload|attach|paste|extract|collect|post|forward)\b/i;
+
+function refusedIn(text: string, start: number, end: number): boolean {
+  const sentence = sentenceAround(text, start, end);
+  return REFUSAL.test(sentence) && !MOVE_ORDER.test(sentence);
+}
+
+/** A verb that makes a secret the tool's own output or subject: "Generates a Secret Key", "Returns metadata for all tokens". */
+const PRODUCES =
+  /\b(?:generates?|creates?|returns?|issues?|provisions?|rotates?|lists?|outputs?|displays?|mints?|implements?|supports?|manages?|revokes?|stores?)\b[^.!?;]{0,60}$/i;
+
+/** A secret the text says the tool makes or handles ("Generates ... Secret Key", "implements custom authentication (e.g., API keys"). */
+function produced(text: string, start: number): boolean {
+  return PRODUCES.test(text.slice(Math.max(0, start - 80), start).replace(/\b(?:e\.g|i\.e|etc)\./gi, " "));
+}
+
 /** References to credential files and to the client's MCP configuration, by name. */
 function scanFileReferences(text: string, hits: HiddenHit[], carrier: Carrier | undefined): void {
   const found = new Map<HiddenKind, HiddenHit>();
@@ -333,6 +393,7 @@ function scanFileReferences(text: string, hits: HiddenHit[], carrier: Carrier | 
     if ((before >= 0 && isNameCode(before)) || (after >= 0 && isNameCode(after))) continue;
     const kind = referenceKind(match[0]);
     if (NEEDS_ACCESS.has(match[0].toLowerCase()) && !ENV_ACCESS.test(text.slice(Math.max(0, start - 80), Math.min(text.length, end + 80)))) continue;
+    if (refusedIn(text, start, end)) continue;
     const seen = found.get(kind);
     // Past the first few of a kind, a match only counts: its subject and context add nothing new.
     if (seen !== undefined && seen.count >= DETAILED_MATCHES) {
@@ -361,6 +422,11 @@ const PHRASE_KIND: Readonly<Record<PhraseKind, HiddenKind>> = {
   secret_words: "secret_words",
   exfiltration: "exfiltration",
 };
+
+const UNTIL_USER = /\b(?:until|unless)\b[^.!?;]{0,80}\b(?:user|instruction|instructions|confirm|confirms|confirmation|asked|asks|explicit|explicitly)\b/i;
+
+/** A subject word every tool has: a secret the tool generates, returns or lists is its own output. */
+export const OWN_OUTPUT = "\u0000own-output";
 
 /** A literal outside address: a URL, or an email address. */
 const ADDRESS = /\b(?:https?|s?ftp|wss?|smb|gopher):\/\/[^\s"'`<>()]{3,}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
@@ -395,9 +461,18 @@ function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined
   for (const phrase of findPhrases(text)) {
     // `~/.ssh/id_rsa` is already a file reference; the words "id rsa" in it are the same secret.
     if (phrase.kind === "secret_words" && namedFile) continue;
+    if (phrase.kind === "secret_words" && refusedIn(text, phrase.start, phrase.end)) continue;
+    // "must not invoke other tools until the user says so" restricts the model in the user's favour.
+    if (phrase.kind === "override_tools" && UNTIL_USER.test(sentenceAround(text, phrase.start, phrase.end))) continue;
     const hit: HiddenHit = { kind: PHRASE_KIND[phrase.kind], text: excerpt(text, phrase.start, phrase.end), count: phrase.count };
-    if (phrase.subject !== undefined) hit.subject = phrase.subject;
+    if (phrase.subject !== undefined) hit.subject = produced(text, phrase.start) ? [...phrase.subject, OWN_OUTPUT] : phrase.subject;
     if (phrase.asksForContent !== undefined) hit.asksForContent = phrase.asksForContent;
+    if (carrier !== undefined) hit.carrier = carrier;
+    hits.push(hit);
+  }
+  for (const found of findInjection(text)) {
+    const { kind, start, end, count, ...steer } = found;
+    const hit: HiddenHit = { kind, text: excerpt(text, start, end), count, steer };
     if (carrier !== undefined) hit.carrier = carrier;
     hits.push(hit);
   }

@@ -33,6 +33,11 @@ const HIDDEN_WORDS: Record<HiddenKind, (count: number, text: string) => string> 
   override_tools: (_count, text) => `a claim to override or replace other tools or servers: ${text}`,
   session_claim: (_count, text) => `a rule for the whole session: ${text}`,
   exfiltration: (_count, text) => `an instruction to put something in a call or send it away: ${text}`,
+  tool_hijack: (_count, text) => `an instruction to change what the model sends to another tool: ${text}`,
+  tool_chain: (_count, text) => `an instruction to call another tool first: ${text}`,
+  user_override: (_count, text) => `a claim of priority over the user's own request: ${text}`,
+  coercion: (_count, text) => `a threat that forces a step: ${text}`,
+  harmful_action: (_count, text) => `an order to destroy, run or open something: ${text}`,
   poisoning: (_count, text) => `tool poisoning: ${text}`,
 };
 
@@ -40,7 +45,9 @@ const PART_WORDS: Readonly<Record<PoisoningPart["part"], string>> = {
   source: "a secret to read",
   sink: "where to send it",
   secrecy: "secrecy",
-  precedence: "precedence over other tools",
+  precedence: "precedence over other tools or the user",
+  hijack: "a change to another tool's call",
+  effect: "a harmful effect",
 };
 
 const CARRIER_WORDS: Readonly<Record<NonNullable<PoisoningPart["carrier"]>, string>> = {

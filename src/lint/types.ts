@@ -83,11 +83,16 @@ export type HiddenKind =
   | "override_tools"
   | "session_claim"
   | "exfiltration"
+  | "tool_hijack"
+  | "tool_chain"
+  | "user_override"
+  | "coercion"
+  | "harmful_action"
   | "poisoning";
 
 /** One part of a poisoning finding: what it is, the words that say it (raw excerpt), and where. */
 export interface PoisoningPart {
-  part: "source" | "sink" | "secrecy" | "precedence";
+  part: "source" | "sink" | "secrecy" | "precedence" | "hijack" | "effect";
   kind: HiddenKind;
   text: string;
   path: string;

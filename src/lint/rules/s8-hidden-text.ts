@@ -1,7 +1,7 @@
 /** S8: hidden text and tool poisoning in any string of a tool (keys included) or in the server's instructions. */
 
 import type { Severity } from "../../lock/kinds.js";
-import { ATTACK_PART, type AttackPart, HIDDEN_SEVERITY, type HiddenHit, scanText } from "../hidden.js";
+import { ATTACK_PART, type AttackPart, HIDDEN_SEVERITY, type HiddenHit, OWN_OUTPUT, scanText } from "../hidden.js";
 import { MAX_DEFINITION_DEPTH } from "../../limits.js";
 import { isObject, type JsonObject, own, pointerToken } from "../json.js";
 import { nameSegments } from "../text.js";
@@ -117,7 +117,74 @@ function toolFindings(tool: unknown, index: number | null, memo: ScanMemo): Lint
     walk(tool, 1);
   }
   if (located.length === 0) return [];
-  return judgeParts(located, subjectWords(tool)).map((found) => ({ rule: "S8", tool: name, toolIndex: index, ...found }));
+  return judgeParts(located, subjectWords(tool), selfOf(tool)).map((found) => ({ rule: "S8", tool: name, toolIndex: index, ...found }));
+}
+
+/** What a tool is called and which parameters it has: a call or a parameter it names is its own, not another tool's. */
+interface Self {
+  names: ReadonlySet<string>;
+  params: ReadonlySet<string>;
+  /** The server's instructions: naming the server's tools and their order is their job. */
+  instructions: boolean;
+}
+
+/** A name as compared: lower case, letters and digits only (`list_emails`, `listEmails` and `list-emails` are one). */
+function comparable(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/** The tool's own names (name, titles) and every property name of its input schema, at any depth. */
+function selfOf(tool: unknown): Self {
+  const names = new Set<string>();
+  const params = new Set<string>();
+  if (!isObject(tool)) return { names, params, instructions: false };
+  const annotations = own(tool, "annotations");
+  for (const text of [own(tool, "name"), own(tool, "title"), isObject(annotations) ? own(annotations, "title") : undefined]) {
+    if (typeof text === "string" && text.length <= 200) names.add(comparable(text));
+  }
+  const seen = new Set<object>();
+  const collect = (node: unknown, depth: number): void => {
+    if (typeof node !== "object" || node === null || depth > MAX_DEFINITION_DEPTH || seen.has(node) || params.size > 10_000) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) collect(item, depth + 1);
+      return;
+    }
+    const properties = own(node as JsonObject, "properties");
+    if (isObject(properties)) for (const key of Object.keys(properties)) params.add(comparable(key));
+    for (const key of Object.keys(node)) collect((node as JsonObject)[key], depth + 1);
+  };
+  collect(own(tool, "inputSchema"), 0);
+  return { names, params, instructions: false };
+}
+
+/**
+ * Whether a sentence that steers calls reaches outside the tool, and how surely. A call of another
+ * tool is strong when it is harmful (it writes, destroys, runs, opens an address, uses a fixed value
+ * the user never gave) or when it is a rule on another tool's use ("before using X, call Y"); a
+ * change of another call's arguments is strong when it sets a fixed value or targets the user's
+ * request. A tool naming itself or its own parameters is describing itself: null.
+ */
+function steerStrength(hit: HiddenHit, self: Self): boolean | null {
+  const steer = hit.steer;
+  if (steer === undefined) return null;
+  const foreign = (names: readonly string[]) => names.some((name) => !self.names.has(comparable(name)));
+  const called = foreign(steer.tools);
+  const conditioned = foreign(steer.condTools);
+  if (hit.kind === "tool_chain") {
+    // "Before using X, send the removed email to ...": a harmful order given as a rule on another tool.
+    if (!called) return conditioned && steer.harm && steer.firm && !self.instructions ? true : null;
+    // "Use X for Y", "use X instead": how honest tools point to their siblings; a bare "Invoke X for
+    // 'Artificial Intelligence'" still pins another call to a value the user never gave.
+    if (!steer.firm) return steer.literal && steer.destroy;
+    // Instructions order the server's own tools; only a harmful fixed call is suspect there.
+    if (self.instructions) return steer.harm && steer.literal ? true : steer.harm || steer.literal ? false : null;
+    return steer.harm || steer.literal || conditioned;
+  }
+  const params = steer.params.some((name) => !self.params.has(comparable(name)));
+  if (self.instructions) return steer.literal && (steer.harm || steer.userTarget) ? true : steer.userTarget ? false : null;
+  if (!(called || conditioned || steer.userTarget || (params && self.params.size === 0))) return null;
+  return steer.literal || steer.userTarget;
 }
 
 /** The words of a tool's name and titles: a secret they name is what the tool is about. */
@@ -159,7 +226,7 @@ type Judged = Pick<LintFinding, "severity" | "path" | "args">;
  * severity, a hidden one as a warning; a sink, a weak part (silently, "when this server is connected")
  * and a secret that is the tool's own subject are not reported alone: well-made tools say them.
  */
-function judgeParts(located: readonly Located[], subject: ReadonlySet<string>): Judged[] {
+function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, self: Self): Judged[] {
   const out: Judged[] = [];
   const parts: Part[] = [];
   for (const at of located) {
@@ -169,8 +236,14 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>): 
         out.push(finding(HIDDEN_SEVERITY[hit.kind], at, hit));
         continue;
       }
-      const ownSubject = role.part === "source" && (hit.subject ?? []).some((word) => subject.has(word));
-      parts.push({ part: role.part, strong: role.strong, hit, at, own: ownSubject });
+      let strong: boolean = role.strong;
+      if (hit.steer !== undefined && (role.part === "hijack" || hit.kind === "tool_chain")) {
+        const judged = steerStrength(hit, self);
+        if (judged === null) continue;
+        strong = judged;
+      }
+      const ownSubject = role.part === "source" && (hit.subject ?? []).some((word) => word === OWN_OUTPUT || subject.has(word));
+      parts.push({ part: role.part, strong, hit, at, own: ownSubject });
       // A parameter that asks for a secret's content is where the secret goes.
       if (role.part === "source" && hit.asksForContent === true && inParameter(at.path)) parts.push({ part: "sink", strong: true, hit, at, own: false });
     }
@@ -188,12 +261,18 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>): 
   const anyPrecedence = strongPrecedence || has("precedence", false);
   // Even a tool's own subject never goes to a fixed address outside (an SSH tool mailing the key).
   const outsideSink = parts.some((item) => item.part === "sink" && item.hit.outside === true);
+  const strongHijack = has("hijack", true);
+  const anyHijack = has("hijack", null);
+  const effect = has("effect", null);
   const poisoned =
     (foreignSource && (sink || anySecrecy || anyPrecedence)) ||
     (ownSource && (strongSecrecy || strongPrecedence || outsideSink)) ||
-    (sink && (strongSecrecy || strongPrecedence));
+    (sink && (strongSecrecy || strongPrecedence)) ||
+    // Steering another tool's call to a fixed or harmful end, or any steering the user is overruled or kept blind to.
+    strongHijack ||
+    ((anyHijack || effect) && (strongSecrecy || strongPrecedence));
   if (poisoned) {
-    const first = parts.find((item) => item.part === "source") ?? (parts[0] as Part);
+    const first = parts.find((item) => item.part === "source") ?? parts.find((item) => item.part === "hijack") ?? (parts[0] as Part);
     const listed: PoisoningPart[] = [];
     const listedKeys = new Set<string>();
     for (const item of parts) {
@@ -217,6 +296,14 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>): 
       out.push(found);
       continue;
     }
+    // A change to another tool's call with no fixed value is still not the tool's own business, nor
+    // is another call demanded under a threat ("skipping this will corrupt ...").
+    const threatened =
+      item.hit.kind === "tool_chain" && item.hit.steer?.firm === true && parts.some((other) => other.hit.kind === "coercion" && other.at === item.at);
+    if ((item.hit.kind === "tool_hijack" || threatened) && !item.strong) {
+      out.push(finding("warning", item.at, item.hit));
+      continue;
+    }
     // Alone, a sink, a weak part and a tool's own subject say nothing a well-made tool does not say.
     if (item.part === "sink" || !item.strong || item.own) continue;
     out.push(finding(HIDDEN_SEVERITY[item.hit.kind], item.at, item.hit));
@@ -236,7 +323,7 @@ export function scanInstructionsHiddenText(instructions: string | null | undefin
   if (typeof instructions !== "string") return [];
   const hits = scanText(instructions);
   if (hits.length === 0) return [];
-  return judgeParts([{ hits, path: "", inKey: false }], new Set()).map((found) => ({
+  return judgeParts([{ hits, path: "", inKey: false }], new Set(), { names: new Set(), params: new Set(), instructions: true }).map((found) => ({
     rule: "S8",
     severity: found.severity,
     tool: null,
