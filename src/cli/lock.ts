@@ -570,6 +570,9 @@ async function writeLock(
       output.err(
         `Refusing to ${verb} ${neutralize(flags.lock)}${who}: the server serves more than one tool named ${plan.duplicates.map((name) => quote(name)).join(", ")}; a client may pick either, so there is nothing safe to lock.\n`,
       );
+    } else if (plan.status === "refused" && run.previous === null && plan.refused.length === 0 && plan.refusedFindings > 0) {
+      refusedAny = true;
+      output.err(`${firstLockRefusal(run, flags.lock, who)}\n`);
     } else if (plan.status === "refused" || plan.status === "partial") {
       refusedAny = true;
       const count = plan.refused.length + plan.refusedFindings;
@@ -611,6 +614,29 @@ async function writeLock(
   } else if (!refusedAny) output.err(`Unchanged: ${neutralize(flags.lock)} (${count})\n`);
   const outcome = refusedAny ? (written ? "partial" : "refused") : written ? (document === null ? "created" : "updated") : "unchanged";
   return { exitCode: refusedAny ? 1 : 0, outcome };
+}
+
+/**
+ * Why a first lock is refused, when S8 is the only reason: a server never locked has no changes, so
+ * "N error-level changes" would say nothing. It names what S8 found, where, and how a reviewer who
+ * judged a finding a false alarm accepts that one tool.
+ */
+function firstLockRefusal(run: ServerRun, lock: string, who: string): string {
+  const errors = run.hidden.filter((finding) => finding.severity === "error");
+  const named = new Map<string, string>();
+  for (const finding of errors) {
+    const where = finding.args.where;
+    const label = finding.tool === null ? "the server instructions" : where === undefined ? showName(finding.tool) : `${where} ${showName(finding.tool)}`;
+    named.set(`${where ?? "tool"}\u0000${finding.tool ?? ""}`, label);
+  }
+  const allTools = errors.every((finding) => finding.tool !== null && finding.args.where === undefined);
+  const count = named.size;
+  const things = allTools ? `${count} tool${count === 1 ? "" : "s"}` : `${count} definition${count === 1 ? "" : "s"}`;
+  const poisoning = errors.filter((finding) => finding.args.kind === "poisoning").length;
+  const what = poisoning === errors.length ? "tool poisoning" : poisoning === 0 ? "hidden text" : "tool poisoning and hidden text";
+  const first = errors.find((finding) => finding.tool !== null);
+  const accept = first?.tool == null ? "--accept" : `--accept-tool ${showName(first.tool)}`;
+  return `mcp-lint: refusing to write ${neutralize(lock)}${who}: S8 found ${what} in ${things} of a server that was never locked (${[...named.values()].join(", ")}). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with ${accept}, or all of them with --accept.`;
 }
 
 /** Servers in name order, so the file's bytes do not depend on the order the config lists them. */

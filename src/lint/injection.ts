@@ -61,6 +61,8 @@ interface Token {
   clauseStart: boolean;
   /** An `=` or `:` stands right before it: `primary_category = 'econ'`, "append to prompt: '...'". */
   linkBefore: boolean;
+  /** Written as a call, `reset_settings(confirm=true)`: a name right before an opening parenthesis. */
+  callParen: boolean;
 }
 
 const set = (text: string): ReadonlySet<string> => new Set(text.split(" "));
@@ -71,7 +73,7 @@ const FIRM_MODAL = set("must should shall always requires require");
 function addressedModal(list: readonly Token[], at: number): boolean {
   const word = list[at]?.word ?? "";
   if (word === "must" || word === "should" || word === "shall" || word === "always") return true;
-  if (word === "need" || word === "have" || word === "needs") return list[at + 1]?.word === "to";
+  if (word === "need" || word === "have" || word === "needs" || word === "has") return list[at + 1]?.word === "to";
   if (word === "are" || word === "will") return list[at + 1]?.word === "required" || list[at + 1]?.word === "always";
   return false;
 }
@@ -140,6 +142,13 @@ const POLICY_NOUN = set("step steps requirement requirements procedure protocol 
 const EXEC = set("curl wget sudo powershell exfiltrate");
 const SENSITIVE_PATH =
   /\/etc\/(?:shadow|passwd|sudoers)|\.ssh\b|id_rsa|\.aws\b|\.env\b|\.gitconfig|\.netrc|credentials?\.(?:yml|yaml|json|txt)|secrets?\.(?:yml|yaml|json|txt)|passwords?\.(?:xlsx|txt|csv)|private_keys?\.txt/i;
+/**
+ * Commands whose effect is harm by itself: remote code piped into a shell, a raw socket to an
+ * address, a shell one-liner, a global install with scripts allowed, a script that reads cookies or
+ * posts to an address, a recursive delete, a dropped table.
+ */
+const REMOTE_EXEC =
+  /\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\d{1,3}(?:\.\d{1,3}){3}|\bbash\s+-c\b|\bnpm\s+(?:i|install)\s+-g\b[^\n]{0,120}--unsafe-perm|document\.cookie|\bfetch\(\s*['"`]https?:|\brm\s+-rf?\s+[/~]|\bDROP\s+(?:TABLE|DATABASE)\b|\bmkfifo\b|\/dev\/tcp\//i;
 const DESTRUCTIVE_SQL = /\b(?:DELETE\s+FROM|DROP\s+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE|rm\s+-rf?)\b/i;
 const ADDRESS = /\b(?:https?|s?ftp|wss?):\/\/[^\s"'`<>()]{3,}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
 
@@ -237,7 +246,7 @@ function tokenize(text: string): Token[] {
     const clauseStart =
       previous === undefined ||
       previous.sentence !== sentence ||
-      /,\s*$/.test(gap) ||
+      /[,:]\s*$/.test(gap) ||
       (!previous.quoted && (ADVERB.has(previous.word) ? previous.clauseStart : previous.word === "then" || previous.word === "first"));
     out.push({
       word,
@@ -251,6 +260,7 @@ function tokenize(text: string): Token[] {
       sentence,
       clauseStart,
       linkBefore: /[=:]\s*['"`\u2018\u201c]?$/.test(gap),
+      callParen: text.charAt(index) === "(" && ident,
     });
     previousEnd = index;
     // Fold a whole quoted phrase or address into its first token: it is one value.
@@ -282,7 +292,9 @@ function toolRole(list: readonly Token[], at: number): "condition" | "call" | nu
   let named = sameSentence(next) && (TOOL_NOUN.has((next as Token).word) || CALL_NOUN.has((next as Token).word));
   const calledAfter =
     sameSentence(next) && ((next as Token).word === "is" || (next as Token).word === "are") && /^(?:called|used|invoked|run)$/.test(list[at + 2]?.word ?? "");
-  if (calledAfter) named = true;
+  if (calledAfter || token.callParen) named = true;
+  // "deploy_service must always be invoked with region=...", "requires that update_email be called with ...": a demanded call.
+  if (!calledAfter && demandedPassive(list, at)) return "call";
   let condition = false;
   let call = false;
   // Named only by "use", "using", "via" or "through", which also take values and parameters.
@@ -322,7 +334,7 @@ function toolRole(list: readonly Token[], at: number): "condition" | "call" | nu
   const toolNoun = sameSentence(next) && TOOL_NOUN.has((next as Token).word);
   if (!token.ident && !toolNoun && !/[_-]/.test(token.word)) return null;
   const verbInName = segments(token.raw).some((part) => TOOL_VERBS.has(part));
-  if (!toolNoun && !verbInName && (loose || !token.quoted)) return null;
+  if (!toolNoun && !verbInName && !token.callParen && loose) return null;
   // "never use X", "use this instead of X", "rather than X": X is what the model should not call.
   for (let back = at - 1; back >= Math.max(0, at - 4); back--) {
     const before = list[back] as Token;
@@ -335,6 +347,20 @@ function toolRole(list: readonly Token[], at: number): "condition" | "call" | nu
   if (inTemporalClause(list, at)) return "condition";
   if (condition) return call && !conditionBefore(list, at) ? "call" : "condition";
   return "call";
+}
+
+/** A name followed by "must (always) be invoked", "be called", "is to be run": the text demands that call. */
+function demandedPassive(list: readonly Token[], at: number): boolean {
+  const token = list[at] as Token;
+  if (!token.ident && !token.quotedName) return false;
+  let modal = false;
+  for (let ahead = at + 1; ahead < Math.min(list.length, at + 6); ahead++) {
+    const word = (list[ahead] as Token).word;
+    if ((list[ahead] as Token).sentence !== token.sentence) return false;
+    if (FIRM_MODAL.has(word) || word === "that" || word === "to") modal = true;
+    if (/^(?:called|invoked|run|executed|used)$/.test(word)) return modal && (list[ahead - 1] as Token).word === "be";
+  }
+  return false;
 }
 
 /** Words after which a call verb is a verb ("you must call", "first invoke"), not a noun ("a separate call", "Remove trigger"). */
@@ -416,6 +442,7 @@ function sentences(list: readonly Token[]): Sentence[] {
 function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: ReadonlySet<string>): "strong" | "weak" | null {
   let weak = false;
   let conditionClause = false;
+  let standing = false;
   for (let index = sentence.from; index < sentence.to; index++) {
     const token = list[index] as Token;
     if (token.quoted) continue;
@@ -442,11 +469,16 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
         if ((after.word === "be" || after.word === "have") && [1, 2, 3, 4].some((ahead) => TAMPERED.has(list[next + ahead]?.word ?? ""))) return "strong";
       }
     }
+    // A standing rule: "... whenever you call X", "every time you use X".
+    if ((token.word === "whenever" || (token.word === "time" && ANY.has(list[index - 1]?.word ?? ""))) && list[index + 1]?.word === "you") standing = true;
+    // "is to be filled with", "are to be routed through": a passive order.
+    if ((token.word === "is" || token.word === "are") && list[index + 1]?.word === "to" && list[index + 2]?.word === "be") return "strong";
     if (token.clauseStart && (verbs.has(token.word) || CALL.has(token.word) || TAMPER.has(token.word)) && !negated(index - 1)) {
       if (conditionClause && index > sentence.from) return "strong";
       weak = true;
     }
   }
+  if (weak && standing) return "strong";
   return weak ? "weak" : null;
 }
 
@@ -585,7 +617,7 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
     });
   }
 
-  readClaims(list, sentence, first, last, add, firm, harmWords);
+  readClaims(list, sentence, first, last, add, directive, harmWords, body);
 }
 
 const SENSITIVE_VALUE = /password|secret|confidential|classified|credential|token|private|admin|api[_ ]?key|ssh|shadow|passwd/i;
@@ -708,7 +740,17 @@ function findTamper(list: readonly Token[], sentence: Sentence): Tamper | null {
 }
 
 /** Claims of priority over the user, threats that force a step, and harmful orders. */
-function readClaims(list: readonly Token[], sentence: Sentence, first: Token, last: Token, add: Add, firm: boolean, harm: boolean): void {
+function readClaims(
+  list: readonly Token[],
+  sentence: Sentence,
+  first: Token,
+  last: Token,
+  add: Add,
+  directive: "strong" | "weak" | null,
+  harm: boolean,
+  body: string,
+): void {
+  const firm = directive === "strong";
   let override = false;
   let coercion = false;
   for (let index = sentence.from; index < sentence.to; index++) {
@@ -734,7 +776,7 @@ function readClaims(list: readonly Token[], sentence: Sentence, first: Token, la
     }
     // "ignore any model specified by the user", "disregard any other subject the user provides"
     if (
-      (token.word === "ignore" || token.word === "disregard" || token.word === "override" || token.word === "overrule") &&
+      /^(?:ignore|disregard|override|overrides|overrule|overrules|supersede|supersedes|outrank|outranks)$/.test(token.word) &&
       window(index + 1, index + 8).some((item) => USER.has(item.word))
     )
       override = true;
@@ -755,5 +797,8 @@ function readClaims(list: readonly Token[], sentence: Sentence, first: Token, la
   }
   if (override) add("user_override", first.start, last.end, { userTarget: true });
   if (coercion) add("coercion", first.start, last.end, {});
-  if (firm && harm) add("harmful_action", first.start, last.end, { harm: true, firm: true });
+  // Running a command that fetches and runs remote code, opens a socket or wipes data is harmful
+  // whatever it is for; said as an order (even a bare "Also run: ..."), it is the whole attack.
+  if (directive !== null && REMOTE_EXEC.test(body)) add("harmful_action", first.start, last.end, { harm: true, firm, destroy: true });
+  else if (firm && harm) add("harmful_action", first.start, last.end, { harm: true, firm: true });
 }

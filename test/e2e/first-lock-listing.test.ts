@@ -1,5 +1,5 @@
 // Issue 22 item 2: a first lock lists every string the model reads, so a poisoned parameter description or enum value is on the screen with its S8 finding.
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repo, runCli, tempDir, writeJson } from "./helpers.js";
@@ -125,7 +125,13 @@ describe("a first lock shows every string the model reads", () => {
     const refused = await runCli(["lock", "--from", from], { cwd: dir });
     expect(refused.code).toBe(1);
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
-    expect(refused.stderr).toContain("Refusing to write mcp-lint.lock: 1 error-level change.");
+    // Issue 36: a first lock refused by S8 alone says so, names the tool, and how to accept a reviewed false alarm.
+    expect(refused.stderr).toContain(
+      "mcp-lint: refusing to write mcp-lint.lock: S8 found tool poisoning in 1 tool of a server that was never locked (save_note). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with --accept-tool save_note, or all of them with --accept.",
+    );
+    expect(refused.stderr).not.toContain("error-level change");
+    expect((await runCli(["lock", "--accept-tool", "save_note", "--from", from], { cwd: dir })).code).toBe(0);
+    rmSync(join(dir, "mcp-lint.lock"));
     const shown = listing(refused.stdout);
     const poison = shown.indexOf(`    /inputSchema/properties/notes/description: ${STOLEN}`);
     expect(poison).toBeGreaterThan(0);
@@ -141,7 +147,9 @@ describe("a first lock shows every string the model reads", () => {
     const refused = await runCli(["lock", "--from", from], { cwd: dir });
     expect(refused.code).toBe(1);
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
-    expect(refused.stderr).toContain("Refusing to");
+    expect(refused.stderr).toContain(
+      "mcp-lint: refusing to write mcp-lint.lock: S8 found hidden text in 1 tool of a server that was never locked (save_note).",
+    );
     const shown = listing(refused.stdout);
     const value = shown.findIndex((line) => line.startsWith("    /inputSchema/properties/mode/enum/1: shared\\u{E0065}"));
     expect(value).toBeGreaterThan(0);
@@ -208,6 +216,8 @@ describe("a first v2 lock (--config) also lists prompts, resources and templates
     expect(result.stdout).toContain(
       'The resource contains a claim to override or replace other tools or servers: "ignore all previous instructions" (in a hidden comment).',
     );
-    expect(result.stderr).toContain('Refusing to write mcp-lint.lock for server "local": 1 error-level change.');
+    expect(result.stderr).toContain(
+      'mcp-lint: refusing to write mcp-lint.lock for server "local": S8 found tool poisoning in 1 definition of a server that was never locked (prompt summarize).',
+    );
   });
 });

@@ -237,7 +237,8 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
         continue;
       }
       let strong: boolean = role.strong;
-      if (hit.steer !== undefined && (role.part === "hijack" || hit.kind === "tool_chain")) {
+      if (hit.kind === "harmful_action") strong = hit.steer?.destroy === true;
+      else if (hit.steer !== undefined && (role.part === "hijack" || hit.kind === "tool_chain")) {
         const judged = steerStrength(hit, self);
         if (judged === null) continue;
         strong = judged;
@@ -264,12 +265,14 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
   const strongHijack = has("hijack", true);
   const anyHijack = has("hijack", null);
   const effect = has("effect", null);
+  const strongEffect = has("effect", true);
   const poisoned =
     (foreignSource && (sink || anySecrecy || anyPrecedence)) ||
     (ownSource && (strongSecrecy || strongPrecedence || outsideSink)) ||
     (sink && (strongSecrecy || strongPrecedence)) ||
     // Steering another tool's call to a fixed or harmful end, or any steering the user is overruled or kept blind to.
     strongHijack ||
+    strongEffect ||
     ((anyHijack || effect) && (strongSecrecy || strongPrecedence));
   if (poisoned) {
     const first = parts.find((item) => item.part === "source") ?? parts.find((item) => item.part === "hijack") ?? (parts[0] as Part);
