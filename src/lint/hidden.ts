@@ -84,6 +84,7 @@ export interface Steer {
   condTools: readonly string[];
   params: readonly string[];
   literal: boolean;
+  values: readonly string[];
   userTarget: boolean;
   harm: boolean;
   firm: boolean;

@@ -31,6 +31,8 @@ export interface InjectionHit {
   params: string[];
   /** The change or call uses a fixed value the user did not give (a quoted string, an id, a URL). */
   literal: boolean;
+  /** The fixed values given to a call, as written: one that names the tool's own parameter is no value. */
+  values: string[];
   /** The rule targets the user's own requests ("the user's query", "any search", "regardless of input"). */
   userTarget: boolean;
   /** The effect destroys, changes state, runs code, opens an address or touches a secret. */
@@ -509,6 +511,7 @@ export function findInjection(text: string): InjectionHit[] {
       tools: [...(facts.tools ?? [])],
       condTools: [...(facts.condTools ?? [])],
       params: [...(facts.params ?? [])],
+      values: [...(facts.values ?? [])],
       literal: facts.literal === true,
       userTarget: facts.userTarget === true,
       harm: facts.harm === true,
@@ -543,6 +546,7 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
   const conditions: string[] = [];
   let userTarget = false;
   let literalAfterCall = false;
+  const values: string[] = [];
   let callAt = -1;
   const readRoles = (range: Sentence, into: boolean) => {
     for (let index = range.from; index < range.to; index++) {
@@ -589,7 +593,10 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
       if (!givenToCall(list, index, callAt)) continue;
       // A fixed value that singles something out: an id, a number, a path, an address, a phrase, a
       // sensitive word. One plain word is how a call picks a mode (`fetchMode "guidelines"`).
-      if (pinsTarget(text, token)) literalAfterCall = true;
+      if (pinsTarget(text, token)) {
+        literalAfterCall = true;
+        if (values.length < 8) values.push(text.slice(token.start, token.end));
+      }
     }
   }
   const harmWords = sentenceHarm(list, sentence, body);
@@ -600,7 +607,7 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
   if (directive !== null && (calls.length > 0 || (conditions.length > 0 && harmWords && firm))) {
     const destroy = destructiveWords(list, sentence, body) || rawCalls.some(destroys);
     const harm = harmWords || destroy || (firm && rawCalls.some(changes));
-    add("tool_chain", first.start, last.end, { tools: calls, condTools: conditions, literal: literalAfterCall, userTarget, harm, firm, destroy });
+    add("tool_chain", first.start, last.end, { tools: calls, condTools: conditions, literal: literalAfterCall, values, userTarget, harm, firm, destroy });
   }
 
   // Another call's arguments changed: "modify the 'location' argument to '0,0'", "append 'X' to the query".

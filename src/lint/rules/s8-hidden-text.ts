@@ -1,7 +1,7 @@
 /** S8: hidden text and tool poisoning in any string of a tool (keys included) or in the server's instructions. */
 
 import type { Severity } from "../../lock/kinds.js";
-import { ATTACK_PART, type AttackPart, HIDDEN_SEVERITY, type HiddenHit, OWN_OUTPUT, scanText } from "../hidden.js";
+import { ATTACK_PART, type AttackPart, HIDDEN_SEVERITY, type HiddenHit, OWN_OUTPUT, type Steer, scanText } from "../hidden.js";
 import { MAX_DEFINITION_DEPTH } from "../../limits.js";
 import { isObject, type JsonObject, own, pointerToken } from "../json.js";
 import { nameSegments } from "../text.js";
@@ -172,19 +172,26 @@ function steerStrength(hit: HiddenHit, self: Self): boolean | null {
   const called = foreign(steer.tools);
   const conditioned = foreign(steer.condTools);
   if (hit.kind === "tool_chain") {
-    // "Before using X, send the removed email to ...": a harmful order given as a rule on another tool.
-    if (!called) return conditioned && steer.harm && steer.firm && !self.instructions ? true : null;
-    // "Use X for Y", "use X instead": how honest tools point to their siblings; a bare "Invoke X for
-    // 'Artificial Intelligence'" still pins another call to a value the user never gave.
-    if (!steer.firm) return steer.literal && steer.destroy;
-    // Instructions order the server's own tools; only a harmful fixed call is suspect there.
-    if (self.instructions) return steer.harm && steer.literal ? true : steer.harm || steer.literal ? false : null;
-    return steer.harm || steer.literal || conditioned;
+    // "call list_projects, then pass it as `project_id`": a value that names the tool's own parameter says where a result goes.
+    const literal = steer.literal && (steer.values.length === 0 || steer.values.some((value) => !self.params.has(comparable(value))));
+    return chainStrength({ ...steer, literal }, self, called, conditioned);
   }
   const params = steer.params.some((name) => !self.params.has(comparable(name)));
   if (self.instructions) return steer.literal && (steer.harm || steer.userTarget) ? true : steer.userTarget ? false : null;
   if (!(called || conditioned || steer.userTarget || (params && self.params.size === 0))) return null;
   return steer.literal || steer.userTarget;
+}
+
+/** A demanded call of another tool: strong when harmful, pinned to a fixed value, or a rule on another tool's use. */
+function chainStrength(steer: Steer, self: Self, called: boolean, conditioned: boolean): boolean | null {
+  // "Before using X, send the removed email to ...": a harmful order given as a rule on another tool.
+  if (!called) return conditioned && steer.harm && steer.firm && !self.instructions ? true : null;
+  // "Use X for Y", "use X instead": how honest tools point to their siblings; a bare "Invoke X for
+  // 'Artificial Intelligence'" still pins another call to a value the user never gave.
+  if (!steer.firm) return steer.literal && steer.destroy;
+  // Instructions order the server's own tools; only a harmful fixed call is suspect there.
+  if (self.instructions) return steer.harm && steer.literal ? true : steer.harm || steer.literal ? false : null;
+  return steer.harm || steer.literal || conditioned;
 }
 
 /** The words of a tool's name and titles: a secret they name is what the tool is about. */
