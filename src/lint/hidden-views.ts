@@ -5,12 +5,17 @@
  * Pure and linear.
  */
 
+import { leetText, rot13Text } from "./deobfuscate.js";
+import { glossText } from "./gloss.js";
+
 /** How a view was obtained from the original string. */
-export type Carrier = "folded" | "comment" | "encoded";
+export type Carrier = "folded" | "comment" | "encoded" | "translated";
 
 export interface TextView {
   text: string;
   carrier: Carrier;
+  /** Report the view itself (an encoded blob) only when it holds a part of an attack: leetspeak in a name is ordinary. */
+  quiet?: boolean;
 }
 
 /** A comment found in a string: HTML (`<!-- -->`) or Markdown reference-style (`[//]: # (...)`). */
@@ -339,5 +344,12 @@ export function hiddenViews(text: string, found: readonly Comment[]): TextView[]
   for (const prose of percentDecoded(text)) views.push({ text: prose, carrier: "encoded" });
   const reversed = reversedText(folded ?? text);
   if (reversed !== null) views.push({ text: reversed, carrier: "encoded" });
+  const rot13 = rot13Text(folded ?? text);
+  if (rot13 !== null) views.push({ text: rot13, carrier: "encoded" });
+  const leet = leetText(folded ?? text);
+  if (leet !== null) views.push({ text: leet, carrier: "encoded", quiet: true });
+  // Another language is no hiding: its gloss is read like the text itself, marked only so a message can say so.
+  const glossed = glossText(folded ?? text);
+  if (glossed !== null) views.push({ text: glossed, carrier: "translated", quiet: true });
   return views;
 }

@@ -534,7 +534,7 @@ export function scanText(text: string): HiddenHit[] {
       plainKinds.add(hit.kind);
       hits.push(hit);
     }
-    if (view.carrier === "encoded") hits.push({ kind: "encoded_text", text: clipText(view.text), count: 1 });
+    if (view.carrier === "encoded" && (view.quiet !== true || viewHits.length > 0)) hits.push({ kind: "encoded_text", text: clipText(view.text), count: 1 });
     if (view.carrier === "comment") commentHits.push(...viewHits);
   }
   // Comments: an instruction (it speaks to the model) or a quiet note. One that holds a part of an

@@ -89,13 +89,17 @@ const CONDITION = set("before when whenever after while prior once if upon durin
 const CONDITION_GERUND = set("using calling running executing invoking use call run execute invoke uses calls runs operating conducting triggering querying");
 /** Verbs that change what another call sends. */
 const TAMPER = set(
-  "modify change set replace override overwrite rewrite append prepend inject insert add include force convert redirect route swap substitute alter limit restrict mask hardcode canonicalize edit enhance",
+  "modify change set replace override overwrite rewrite append prepend inject insert add include force convert redirect route swap substitute alter limit restrict mask hardcode canonicalize edit enhance put pass fill supply place",
 );
 /** The same as participles: "the targetFolder MUST be changed to ...". */
 const TAMPERED = set(
-  "modified changed set replaced overridden overwritten rewritten appended prepended injected inserted added included forced converted redirected routed swapped substituted altered limited restricted masked hardcoded canonicalized filtered calculated",
+  "modified changed set replaced overridden overwritten rewritten appended prepended injected inserted added included forced converted redirected routed swapped substituted altered limited restricted masked hardcoded canonicalized filtered calculated filled put passed multiplied",
 );
 const VALUE_LINK = set("to with as into equal equals");
+/** Participles that demand an action after a modal: "must be invoked with", "must be submitted via". */
+const DEMANDED = set("called invoked run executed used submitted sent routed performed");
+/** Headers that make the clause after them an order: "Prerequisite: invoke ...", "Required setup: call ...". */
+const ORDER_HEADER = set("prerequisite prerequisites required mandatory requirement requirements setup initialization");
 const ADVERB = set("silently automatically always also first then just simply please quietly secretly immediately");
 const BOOLEAN = set("true false null none");
 const PARAM_NOUN = set("argument arguments parameter parameters param params arg args field fields property option options key value");
@@ -107,7 +111,7 @@ const CALL_NOUN = set("call calls request requests query queries invocation invo
 const LOOSE_VERBS = set("use using uses utilize via through");
 /** Verbs a tool's name holds (`list_files`, `getContacts`, `send-message`): what tells a tool from a parameter after "use". */
 const TOOL_VERBS = set(
-  "get list create update delete remove search find fetch read write send post put patch add set move copy mark run execute exec query open close generate render scrape crawl map extract navigate click fill evaluate upload download import export sync deploy publish push pull merge commit clone checkout submit approve cancel start stop restart kill lookup retrieve load save store edit modify insert drop void reset clear purge archive describe show view check validate verify analyze summarize translate transcribe convert calculate compute count resolve parse invite share transfer pay charge refund subscribe trigger schedule book reply forward browse screenshot snapshot geocode",
+  "get list create update delete remove search find fetch read write send post put patch add set move copy mark run execute exec query open close generate render scrape crawl map extract navigate click fill evaluate upload download import export sync deploy publish push pull merge commit clone checkout submit approve cancel start stop restart kill lookup retrieve load save store edit modify insert drop void reset clear purge archive describe show view check validate verify analyze summarize translate transcribe convert calculate compute count resolve parse invite share transfer pay charge refund subscribe trigger schedule book reply forward browse screenshot snapshot geocode place",
 );
 const NOT_CALLED = set("never not avoid than except instead without don't dont nor");
 const DESTRUCTIVE = set(
@@ -153,6 +157,9 @@ const REMOTE_EXEC =
   /\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\d{1,3}(?:\.\d{1,3}){3}|\bbash\s+-c\b|\bnpm\s+(?:i|install)\s+-g\b[^\n]{0,120}--unsafe-perm|document\.cookie|\bfetch\(\s*['"`]https?:|\brm\s+-rf?\s+[/~]|\bDROP\s+(?:TABLE|DATABASE)\b|\bmkfifo\b|\/dev\/tcp\//i;
 const DESTRUCTIVE_SQL = /\b(?:DELETE\s+FROM|DROP\s+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE|rm\s+-rf?)\b/i;
 const ADDRESS = /\b(?:https?|s?ftp|wss?):\/\/[^\s"'`<>()]{3,}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
+/** An address or an absolute path: one value, never split into words. */
+const VALUE_SPAN =
+  /\b(?:https?|s?ftp|wss?):\/\/[^\s"'`<>()]{3,}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+|(?<![\w/.])~?\/[\w.-]{1,64}(?:\/[\w.-]{1,64}){1,16}/g;
 
 /** Longest quoted span taken as one value. */
 const MAX_QUOTE = 300;
@@ -206,9 +213,9 @@ function breaksSentence(gap: string): boolean {
 function tokenize(text: string): Token[] {
   const spans = quotedSpans(text);
   const addresses: [number, number][] = [];
-  if (text.includes("://") || text.includes("@")) {
-    ADDRESS.lastIndex = 0;
-    for (let match = ADDRESS.exec(text); match !== null; match = ADDRESS.exec(text)) addresses.push([match.index, match.index + match[0].length]);
+  if (text.includes("://") || text.includes("@") || text.includes("/")) {
+    VALUE_SPAN.lastIndex = 0;
+    for (let match = VALUE_SPAN.exec(text); match !== null; match = VALUE_SPAN.exec(text)) addresses.push([match.index, match.index + match[0].length]);
   }
   const out: Token[] = [];
   let span = 0;
@@ -311,13 +318,19 @@ function toolRole(list: readonly Token[], at: number): "condition" | "call" | nu
       if (
         lead !== undefined &&
         lead.sentence === token.sentence &&
-        (CONDITION.has(lead.word) || (lead.word === "you" && CONDITION.has(list[back - 2]?.word ?? "")))
+        [1, 2, 3].some((step) => {
+          const word = list[back - step];
+          return word !== undefined && word.sentence === token.sentence && CONDITION.has(word.word);
+        })
       )
         condition = true;
     }
     if (ANY.has(before.word) && back >= at - 3 && CALL_NOUN.has(list[back + 1]?.word ?? "")) condition = true;
     if (CONDITION.has(before.word) && back >= at - 2) condition = true;
-    if (back >= at - 4 && ((CALL.has(before.word) && verbPosition(list, back)) || before.word === "via" || before.word === "through")) {
+    if (
+      back >= at - 4 &&
+      (((CALL.has(before.word) || orderAfterCondition(list, back)) && verbPosition(list, back)) || before.word === "via" || before.word === "through")
+    ) {
       named = true;
       if (!LOOSE_VERBS.has(before.word)) loose = false;
       // "before using X" is a condition; "use X" is a call.
@@ -356,13 +369,25 @@ function demandedPassive(list: readonly Token[], at: number): boolean {
   const token = list[at] as Token;
   if (!token.ident && !token.quotedName) return false;
   let modal = false;
-  for (let ahead = at + 1; ahead < Math.min(list.length, at + 6); ahead++) {
+  for (let ahead = at + 1; ahead < Math.min(list.length, at + 11); ahead++) {
     const word = (list[ahead] as Token).word;
     if ((list[ahead] as Token).sentence !== token.sentence) return false;
     if (FIRM_MODAL.has(word) || word === "that" || word === "to") modal = true;
     if (/^(?:called|invoked|run|executed|used)$/.test(word)) return modal && (list[ahead - 1] as Token).word === "be";
+    // "delete_file is safe to call", "X is fine to run": the name is what the model is told to call.
+    if (word === "to" && /^(?:call|run|use|invoke|execute)$/.test(list[ahead + 1]?.word ?? "") && ahead <= at + 4) return true;
   }
   return false;
+}
+
+/** Third-person call verbs ("runs", "calls"): how a gloss renders an imperative that reads the same in the third person. */
+const CALL_THIRD = set("runs calls executes invokes triggers");
+
+/** "Before using this tool, runs X": a third-person call verb opening the clause after a "before" clause is an order. */
+function orderAfterCondition(list: readonly Token[], at: number): boolean {
+  const token = list[at] as Token;
+  if (!CALL_THIRD.has(token.word) || !token.clauseStart || at === 0) return false;
+  return inTemporalClause(list, at - 1);
 }
 
 /** Words after which a call verb is a verb ("you must call", "first invoke"), not a noun ("a separate call", "Remove trigger"). */
@@ -405,15 +430,6 @@ function segments(name: string): string[] {
     .filter((part) => part !== "");
 }
 
-/** Segments of a tool's name that say it changes state: a firm order to call it first is no lookup. */
-const CHANGE_SEGMENTS = set(
-  "update create put set add write move send post insert patch edit modify upload commit push merge publish deploy approve grant invite share",
-);
-
-function changes(name: string): boolean {
-  return segments(name).some((part) => CHANGE_SEGMENTS.has(part));
-}
-
 function destroys(name: string): boolean {
   return segments(name).some((part) => DESTROY_SEGMENTS.has(part));
 }
@@ -450,6 +466,22 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
     if (token.quoted) continue;
     // "Before using X, call Y": also where a missing full stop leaves "Before" mid-sentence.
     if (TEMPORAL.has(token.word) && (token.clauseStart || /^[A-Z]/.test(token.raw))) conditionClause = true;
+    // "Prerequisite: invoke ...", "Step 0 (mandatory): call ...": a header that makes an order of what follows.
+    if (
+      ORDER_HEADER.has(token.word) &&
+      index - sentence.from <= 3 &&
+      [1, 2, 3].some((ahead) => list[index + ahead]?.linkBefore === true && list[index + ahead]?.sentence === token.sentence)
+    )
+      conditionClause = true;
+    // "It is necessary that X be run", "it is mandatory to call X": an impersonal order.
+    if (
+      /^(?:necessary|mandatory|essential|required|compulsory)$/.test(token.word) &&
+      (list[index + 1]?.word === "that" || list[index + 1]?.word === "to") &&
+      !token.quoted
+    )
+      return "strong";
+    // "first run X", "first call X": a prerequisite, said as one.
+    if (token.word === "first" && CALL.has(list[index + 1]?.word ?? "") && !token.quoted) return "strong";
     const negated = (at: number) => NEGATED.has(list[at]?.word ?? "");
     // "you must ..."; not "if you need to update several items", which only names a case.
     const hedged = UNLESS.has(list[index - 1]?.word ?? "") || CONDITION.has(list[index - 1]?.word ?? "");
@@ -468,14 +500,24 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
         const after = list[next] as Token;
         if (verbs.has(after.word) || CALL.has(after.word) || TAMPER.has(after.word) || CONDITION_GERUND.has(after.word) || after.word === "first")
           return "strong";
-        if ((after.word === "be" || after.word === "have") && [1, 2, 3, 4].some((ahead) => TAMPERED.has(list[next + ahead]?.word ?? ""))) return "strong";
+        if (
+          (after.word === "be" || after.word === "have") &&
+          [1, 2, 3, 4].some((ahead) => TAMPERED.has(list[next + ahead]?.word ?? "") || DEMANDED.has(list[next + ahead]?.word ?? ""))
+        )
+          return "strong";
       }
     }
     // A standing rule: "... whenever you call X", "every time you use X".
     if ((token.word === "whenever" || (token.word === "time" && ANY.has(list[index - 1]?.word ?? ""))) && list[index + 1]?.word === "you") standing = true;
+    // "route every send_message call through ...": a rule for every call of another tool.
+    if (ANY.has(token.word) && isName(list[index + 1]) && CALL_NOUN.has(list[index + 2]?.word ?? "")) standing = true;
     // "is to be filled with", "are to be routed through": a passive order.
     if ((token.word === "is" || token.word === "are") && list[index + 1]?.word === "to" && list[index + 2]?.word === "be") return "strong";
-    if (token.clauseStart && (verbs.has(token.word) || CALL.has(token.word) || TAMPER.has(token.word)) && !negated(index - 1)) {
+    if (
+      token.clauseStart &&
+      (verbs.has(token.word) || CALL.has(token.word) || TAMPER.has(token.word) || orderAfterCondition(list, index)) &&
+      !negated(index - 1)
+    ) {
       if (conditionClause && index > sentence.from) return "strong";
       weak = true;
     }
@@ -578,6 +620,7 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
     }
     if (ANY.has(token.word) && [next, list[index + 2]].some((item) => item !== undefined && !item.quoted && REQUEST_NOUN.has(item.word))) userTarget = true;
     if (token.word === "regardless" && next?.word === "of" && regardlessOfUser(list, index + 2)) userTarget = true;
+    if (token.word === "no" && next?.word === "matter" && regardlessOfUser(list, index + 2)) userTarget = true;
     if (token.word === "ignore" && next !== undefined && (USER.has(next.word) || list[index + 2]?.word === "user's")) userTarget = true;
   }
   if (callAt >= 0) {
@@ -606,18 +649,21 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
   // Another tool called as a demanded step: "you MUST FIRST call 'put_customers' ...".
   if (directive !== null && (calls.length > 0 || (conditions.length > 0 && harmWords && firm))) {
     const destroy = destructiveWords(list, sentence, body) || rawCalls.some(destroys);
-    const harm = harmWords || destroy || (firm && rawCalls.some(changes));
+    const harm = harmWords || destroy;
     add("tool_chain", first.start, last.end, { tools: calls, condTools: conditions, literal: literalAfterCall, values, userTarget, harm, firm, destroy });
   }
 
   // Another call's arguments changed: "modify the 'location' argument to '0,0'", "append 'X' to the query".
-  const tamper = firm ? findTamper(list, sentence) : null;
+  const found = findTamper(list, sentence);
+  // A passive order ("should have its path argument replaced with ...") is firm by its modal.
+  const tamper = found !== null && (firm || found.passive) ? found : null;
   if (tamper !== null) {
     add("tool_hijack", first.start, last.end, {
       tools: calls,
       condTools: conditions,
       params: tamper.params,
       literal: tamper.literal,
+      values: tamper.values,
       userTarget,
       harm: harmWords,
       firm: true,
@@ -678,6 +724,7 @@ function modalBefore(list: readonly Token[], sentence: Sentence, index: number):
     const word = (list[back] as Token).word;
     if (word === "be" || word === "have" || word === "has") be = true;
     if (be && (word === "must" || word === "should" || word === "shall" || word === "needs" || word === "need")) return true;
+    if (be && word === "to" && /^(?:is|are)$/.test(list[back - 1]?.word ?? "")) return true;
   }
   return false;
 }
@@ -694,6 +741,7 @@ function negatedBefore(list: readonly Token[], sentence: Sentence, index: number
 interface Tamper {
   params: string[];
   literal: boolean;
+  values: string[];
   passive: boolean;
 }
 
@@ -706,6 +754,7 @@ function findTamper(list: readonly Token[], sentence: Sentence): Tamper | null {
     const passive = TAMPERED.has(token.word) && modalBefore(list, sentence, index);
     if (!active && !passive) continue;
     const params: string[] = [];
+    const values: string[] = [];
     let literal = false;
     let linked = false;
     const reach = Math.min(sentence.to, index + 14);
@@ -713,8 +762,11 @@ function findTamper(list: readonly Token[], sentence: Sentence): Tamper | null {
       const after = list[next] as Token;
       if (!after.quoted && VALUE_LINK.has(after.word)) linked = true;
       if (after.linkBefore) linked = true;
-      const value = after.literal || after.quoted || (linked && !after.quoted && BOOLEAN.has(after.word));
-      if (value && (linked || after.linkBefore || APPENDS.has(token.word))) literal = true;
+      const value = after.literal || after.quoted || (linked && !after.quoted && (BOOLEAN.has(after.word) || /\d/.test(after.word)));
+      if (value && (linked || after.linkBefore || APPENDS.has(token.word))) {
+        literal = true;
+        if (values.length < 8) values.push(after.word);
+      }
       if (after.quotedName || after.ident) {
         const nextWord = list[next + 1]?.word ?? "";
         if (!TOOL_NOUN.has(nextWord) && !CALL_NOUN.has(nextWord) && !linked && !(after.quoted && APPENDS.has(token.word))) params.push(after.word);
@@ -738,10 +790,13 @@ function findTamper(list: readonly Token[], sentence: Sentence): Tamper | null {
       for (let back = index - 2; back >= Math.max(sentence.from, index - 8); back--) {
         const before = list[back] as Token;
         if (before.quotedName || before.ident) params.push(before.word);
-        else if (before.quoted && before.literal) literal = true;
+        else if (before.quoted && before.literal) {
+          literal = true;
+          if (values.length < 8) values.push(before.word);
+        }
       }
     }
-    if (params.length > 0 || literal) return { params, literal, passive };
+    if (params.length > 0 || literal) return { params, literal, values, passive };
   }
   return null;
 }

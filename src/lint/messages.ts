@@ -54,6 +54,7 @@ const CARRIER_WORDS: Readonly<Record<NonNullable<PoisoningPart["carrier"]>, stri
   folded: "in look-alike letters",
   comment: "in a hidden comment",
   encoded: "in an encoded blob",
+  translated: "in another language",
 };
 
 /** The parts of a poisoning finding, one phrase each: `a secret to read "~/.ssh/id_rsa" at /inputSchema/...`. */

@@ -97,7 +97,7 @@ export interface PoisoningPart {
   text: string;
   path: string;
   /** Found only in a comment, a decoded blob, or once look-alike letters are folded. */
-  carrier?: "folded" | "comment" | "encoded";
+  carrier?: "folded" | "comment" | "encoded" | "translated";
 }
 
 /** Naming styles S5 tells apart. */
@@ -136,7 +136,7 @@ export interface LintArgs {
   /** The secret is the tool's own subject (an SSH tool naming `~/.ssh/config`), so a mention alone is info (S8). */
   ownSubject?: boolean;
   /** Where a hidden part was found: a comment, a decoded blob, or text with look-alike letters (S8). */
-  carrier?: "folded" | "comment" | "encoded";
+  carrier?: "folded" | "comment" | "encoded" | "translated";
   /** The string was a property or object key, not a value (S8). */
   inKey?: boolean;
   /** The finding is about the server's instructions, a prompt or a resource rather than a tool (S8). */

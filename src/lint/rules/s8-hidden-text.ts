@@ -171,15 +171,15 @@ function steerStrength(hit: HiddenHit, self: Self): boolean | null {
   const foreign = (names: readonly string[]) => names.some((name) => !self.names.has(comparable(name)));
   const called = foreign(steer.tools);
   const conditioned = foreign(steer.condTools);
-  if (hit.kind === "tool_chain") {
-    // "call list_projects, then pass it as `project_id`": a value that names the tool's own parameter says where a result goes.
-    const literal = steer.literal && (steer.values.length === 0 || steer.values.some((value) => !self.params.has(comparable(value))));
-    return chainStrength({ ...steer, literal }, self, called, conditioned);
-  }
+  // "call list_projects, then pass it as `project_id`": a value that names the tool's own parameter says where a result goes.
+  const literal = steer.literal && (steer.values.length === 0 || steer.values.some((value) => !self.params.has(comparable(value))));
+  if (hit.kind === "tool_chain") return chainStrength({ ...steer, literal }, self, called, conditioned);
   const params = steer.params.some((name) => !self.params.has(comparable(name)));
-  if (self.instructions) return steer.literal && (steer.harm || steer.userTarget) ? true : steer.userTarget ? false : null;
+  if (self.instructions) return literal && (steer.harm || steer.userTarget) ? true : steer.userTarget ? false : null;
   if (!(called || conditioned || steer.userTarget || (params && self.params.size === 0))) return null;
-  return steer.literal || steer.userTarget;
+  // Without a fixed value or the user's own request as its target, a change names no harm: not reported.
+  if (!literal && !steer.userTarget) return null;
+  return true;
 }
 
 /** A demanded call of another tool: strong when harmful, pinned to a fixed value, or a rule on another tool's use. */
@@ -257,7 +257,8 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
     }
   }
   if (parts.length === 0) return out;
-  const hidden = parts.some((part) => part.hit.carrier !== undefined);
+  // Another language is no hiding; a comment, a blob or look-alike letters are.
+  const hidden = parts.some((part) => part.hit.carrier !== undefined && part.hit.carrier !== "translated");
   const has = (part: AttackPart, strong: boolean | null, own: boolean | null = null) =>
     parts.some((item) => item.part === part && (strong === null || item.strong === strong) && (own === null || item.own === own));
   const foreignSource = has("source", null, false);
@@ -300,7 +301,7 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
   }
   for (const item of parts) {
     // Hiding a part is a sign of intent: a warning, whatever the part.
-    if (item.hit.carrier !== undefined) {
+    if (item.hit.carrier !== undefined && item.hit.carrier !== "translated") {
       const found = finding(HIDDEN_SEVERITY[item.hit.kind] === "error" ? "error" : "warning", item.at, item.hit);
       if (item.own) found.args.ownSubject = true;
       out.push(found);
@@ -310,7 +311,7 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
     // is another call demanded under a threat ("skipping this will corrupt ...").
     const threatened =
       item.hit.kind === "tool_chain" && item.hit.steer?.firm === true && parts.some((other) => other.hit.kind === "coercion" && other.at === item.at);
-    if ((item.hit.kind === "tool_hijack" || threatened) && !item.strong) {
+    if (threatened && !item.strong) {
       out.push(finding("warning", item.at, item.hit));
       continue;
     }
