@@ -1663,25 +1663,33 @@ const LATIN_TABLES: readonly (readonly string[])[] = [DE, FR, ES, PT, IT];
 /** German writes nouns with a capital, so "Das Senden" is "the sending", not "send". */
 const GERMAN = 0;
 
-const LATIN = new Map<string, LatinEntry[]>();
-for (const [lang, table] of LATIN_TABLES.entries()) {
-  for (const line of table) {
-    const { keys, entry } = parseLine(line);
-    for (const raw of keys) {
-      const [key, weak] = weakKey(raw);
-      const words = latinTokens(key, 0, key.length).map((token) => token.norm);
-      // An elision written alone ("l'", "all'") keeps its apostrophe: "all" is an English word.
-      if (key.endsWith("'") && words.length > 0) words[words.length - 1] += "'";
-      const first = words[0];
-      if (first === undefined) continue;
-      const list = LATIN.get(first) ?? [];
-      list.push({ ...entry, weak, lang, words });
-      LATIN.set(first, list);
+/** The Latin-script tables by first word, built on the first text that needs them: most text is English and never does. */
+let latinTables: Map<string, LatinEntry[]> | null = null;
+
+function latinTable(): Map<string, LatinEntry[]> {
+  if (latinTables !== null) return latinTables;
+  const table = new Map<string, LatinEntry[]>();
+  for (const [lang, lines] of LATIN_TABLES.entries()) {
+    for (const line of lines) {
+      const { keys, entry } = parseLine(line);
+      for (const raw of keys) {
+        const [key, weak] = weakKey(raw);
+        const words = latinTokens(key, 0, key.length).map((token) => token.norm);
+        // An elision written alone ("l'", "all'") keeps its apostrophe: "all" is an English word.
+        if (key.endsWith("'") && words.length > 0) words[words.length - 1] += "'";
+        const first = words[0];
+        if (first === undefined) continue;
+        const list = table.get(first) ?? [];
+        list.push({ ...entry, weak, lang, words });
+        table.set(first, list);
+      }
     }
   }
+  // Longest phrase first, so "no se lo digas al usuario" wins over "no".
+  for (const list of table.values()) list.sort((a, b) => b.words.length - a.words.length);
+  latinTables = table;
+  return table;
 }
-// Longest phrase first, so "no se lo digas al usuario" wins over "no".
-for (const list of LATIN.values()) list.sort((a, b) => b.words.length - a.words.length);
 
 function cjkTable(table: readonly string[], hoist: boolean): CjkTable {
   const root: TrieNode = { entry: undefined, next: new Map() };
@@ -1705,8 +1713,13 @@ function cjkTable(table: readonly string[], hoist: boolean): CjkTable {
   return { root, hoist };
 }
 
-const CHINESE = cjkTable(ZH, false);
-const JAPANESE = cjkTable(JA, true);
+let chineseTable: CjkTable | null = null;
+let japaneseTable: CjkTable | null = null;
+/** The Chinese and Japanese tries, built on first use. */
+function cjkFor(kana: boolean): CjkTable {
+  if (kana) return (japaneseTable ??= cjkTable(JA, true));
+  return (chineseTable ??= cjkTable(ZH, false));
+}
 
 /** Whether an entry's words stand at a token, as prose rather than inside a path or identifier. */
 function phraseAt(text: string, tokens: readonly Token[], at: number, entry: LatinEntry): boolean {
@@ -1722,7 +1735,7 @@ function phraseAt(text: string, tokens: readonly Token[], at: number, entry: Lat
 
 /** The longest entry of one language at a token. */
 function latinAt(text: string, tokens: readonly Token[], at: number, lang: number): LatinEntry | undefined {
-  const list = LATIN.get((tokens[at] as Token).norm);
+  const list = latinTable().get((tokens[at] as Token).norm);
   if (list === undefined) return undefined;
   for (const entry of list) if (entry.lang === lang && phraseAt(text, tokens, at, entry)) return entry;
   return undefined;
@@ -1754,7 +1767,7 @@ function readSentence(text: string, start: number, end: number, tokens: readonly
   const plain = LATIN_TABLES.map(() => 0);
   const addressed = LATIN_TABLES.map(() => false);
   for (let at = 0; at < tokens.length; at++) {
-    const list = LATIN.get((tokens[at] as Token).norm);
+    const list = latinTable().get((tokens[at] as Token).norm);
     if (list === undefined) continue;
     let seen = 0;
     // One pass over the candidates: the first match of each language is its longest.
@@ -1782,7 +1795,7 @@ function readSentence(text: string, start: number, end: number, tokens: readonly
     const enough = tokens.length <= SHORT_SENTENCE || (weak[lang] as number) >= MIN_EVIDENCE;
     if (!enough || plain[lang] !== 1) lang = -1;
   }
-  const cjk = hasCjk ? (hasKana ? JAPANESE : CHINESE) : undefined;
+  const cjk = hasCjk ? cjkFor(hasKana) : undefined;
   let speaks = lang >= 0 && addressed[lang] === true;
   if (cjk !== undefined && !speaks) {
     for (let at = start; at < end; ) {

@@ -334,6 +334,25 @@ export function reversedText(text: string): string | null {
   return null;
 }
 
+/**
+ * A letter outside ASCII, or a function word of German, French, Spanish, Portuguese or Italian that
+ * English does not use: text without one is English (or code) and needs no gloss.
+ */
+const FOREIGN_HINT =
+  /[\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]|\b(?:der|und|ist|nicht|mit|zu|dem|den|ein|eine|auf|les|des|est|une|pour|avec|dans|sur|pas|el|los|las|del|por|para|con|una|que|uma|nao|com|dos|das|il|che|della|delle|sono|anche|non)\b/i;
+const ROT13_COMMON = /\b(?:gur|naq|lbh|gb|bs|vf)\b/i;
+/** A letter beside a digit or a leet symbol, inside a word. */
+const LEET_MIX = /[a-z][0-9@$]|[0-9@$][a-z]/i;
+
+/** Whether a text holds at least `count` spaces between non-space characters: a phrase, not a name. */
+export function hasWords(text: string, count: number): boolean {
+  let found = 0;
+  for (let at = text.indexOf(" "); at > 0 && at < text.length - 1; at = text.indexOf(" ", at + 1)) {
+    if (text.charCodeAt(at - 1) !== 0x20 && ++found >= count) return true;
+  }
+  return false;
+}
+
 /** Every other view of a string S8 reads for attacks; empty for most strings. */
 export function hiddenViews(text: string, found: readonly Comment[]): TextView[] {
   const views: TextView[] = [];
@@ -344,12 +363,16 @@ export function hiddenViews(text: string, found: readonly Comment[]): TextView[]
   for (const prose of percentDecoded(text)) views.push({ text: prose, carrier: "encoded" });
   const reversed = reversedText(folded ?? text);
   if (reversed !== null) views.push({ text: reversed, carrier: "encoded" });
-  const rot13 = rot13Text(folded ?? text);
+  // A view needs a few words to say anything: a key, an enum value or a short label has none to hide.
+  if (!hasWords(text, 3)) return views;
+  const base = folded ?? text;
+  // ROT13 English always holds a rotated "the", "and", "you", "to", "of" or "is"; most text holds none.
+  const rot13 = ROT13_COMMON.test(base) ? rot13Text(base) : null;
   if (rot13 !== null) views.push({ text: rot13, carrier: "encoded" });
-  const leet = leetText(folded ?? text);
+  const leet = LEET_MIX.test(base) ? leetText(base) : null;
   if (leet !== null) views.push({ text: leet, carrier: "encoded", quiet: true });
   // Another language is no hiding: its gloss is read like the text itself, marked only so a message can say so.
-  const glossed = glossText(folded ?? text);
+  const glossed = FOREIGN_HINT.test(base) ? glossText(base) : null;
   if (glossed !== null) views.push({ text: glossed, carrier: "translated", quiet: true });
   return views;
 }

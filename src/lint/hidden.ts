@@ -1,7 +1,7 @@
 /** S8's scanner: finds text a model reads but a person does not see, or should not trust, in one string. Pure and linear. */
 
 import type { Severity } from "../lock/kinds.js";
-import { type Carrier, type Comment, comments, hiddenViews, mixedScriptWords } from "./hidden-views.js";
+import { type Carrier, type Comment, comments, hasWords, hiddenViews, mixedScriptWords } from "./hidden-views.js";
 import { findInjection } from "./injection.js";
 import { DETAILED_MATCHES, findPhrases, type PhraseKind } from "./phrases.js";
 import type { HiddenKind } from "./types.js";
@@ -471,7 +471,8 @@ function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined
     if (carrier !== undefined) hit.carrier = carrier;
     hits.push(hit);
   }
-  for (const found of findInjection(text)) {
+  // A sentence that steers calls has a few words at least; keys, names and enum values have none.
+  for (const found of hasWords(text, 3) ? findInjection(text) : []) {
     const { kind, start, end, count, ...steer } = found;
     const hit: HiddenHit = { kind, text: excerpt(text, start, end), count, steer };
     if (carrier !== undefined) hit.carrier = carrier;

@@ -576,7 +576,30 @@ export function findInjection(text: string): InjectionHit[] {
 
 type Add = (kind: InjectionKind, start: number, end: number, facts: Partial<InjectionHit>) => void;
 
+/** Words without which a sentence can neither steer a call nor claim anything: most sentences hold none and are skipped. */
+const TRIGGERS = new Set([
+  ...TAMPER,
+  ...TAMPERED,
+  ...PRIORITY,
+  ...DESTRUCTIVE,
+  ...EXEC,
+  ...COERCION_START,
+  ...POLICY,
+  ..."regardless ignore disregard overrides overrule overrules supersede supersedes outrank outranks instead matter optional bash nc ncat netcat npm document fetch rm drop mkfifo dev".split(
+    " ",
+  ),
+]);
+
+function mayMatter(list: readonly Token[], sentence: Sentence): boolean {
+  for (let index = sentence.from; index < sentence.to; index++) {
+    const token = list[index] as Token;
+    if (token.ident || token.quoted || token.callParen || TRIGGERS.has(token.word)) return true;
+  }
+  return false;
+}
+
 function readSentence(text: string, list: readonly Token[], sentence: Sentence, previous: Sentence | null, add: Add): void {
+  if (!mayMatter(list, sentence)) return;
   const first = list[sentence.from] as Token;
   const last = list[sentence.to - 1] as Token;
   // "Example: if scraping X fails, use Y with {...}" shows a call; it orders none.
