@@ -339,7 +339,7 @@ export function reversedText(text: string): string | null {
  * English does not use: text without one is English (or code) and needs no gloss.
  */
 const FOREIGN_HINT =
-  /[\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]|\b(?:der|und|ist|nicht|mit|zu|dem|den|ein|eine|auf|les|des|est|une|pour|avec|dans|sur|pas|el|los|las|del|por|para|con|una|que|uma|nao|com|dos|das|il|che|della|delle|sono|anche|non)\b/i;
+  /[\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]|\b(?:der|und|ist|nicht|mit|zu|dem|den|ein|eine|auf|du|sie|wenn|oder|auch|sich|les|des|est|une|un|le|la|et|vous|tu|au|aux|ce|cette|lorsque|quand|par|pour|avec|dans|sur|pas|ne|el|los|las|del|por|para|con|una|que|se|su|sus|al|y|uma|nao|com|dos|das|ao|em|seu|sua|voce|il|lo|gli|nel|che|della|delle|sono|anche|non)\b/i;
 const ROT13_COMMON = /\b(?:gur|naq|lbh|gb|bs|vf)\b/i;
 /** A letter beside a digit or a leet symbol, inside a word. */
 const LEET_MIX = /[a-z][0-9@$]|[0-9@$][a-z]/i;
