@@ -292,7 +292,7 @@ export function fix(finding: LintFinding): string {
       return `Rename the tool to start with ${quoted(args.prefix, 40)} like the others.`;
     case "S8":
       if (args.kind === "poisoning") {
-        return "Do not approve or use it: it tells the model to take a secret or the user's data somewhere, which a well-made server never does. Report it to the server's authors.";
+        return "Do not approve or use it: it tells the model to act outside the tool's job (steer another tool's call, destroy or run something, or take a secret or the user's data somewhere), which a well-made server never does. Report it to the server's authors; if you have read it and judged it a false alarm, accept that tool alone with --accept-tool.";
       }
       if (args.kind === "credential_file" || args.kind === "env_file" || args.kind === "mcp_config" || args.kind === "secret_words") {
         return "Check why the text names this file; a tool should never ask the model to read credentials or client configuration.";
