@@ -178,26 +178,34 @@ function isIdentCode(code: number): boolean {
 
 const OPEN_QUOTES: Readonly<Record<string, string>> = { "'": "'", "`": "`", '"': '"', "\u2018": "\u2019", "\u201c": "\u201d" };
 
-/** Quoted spans as [start, end) of their inside; an apostrophe inside a word is not a quote. */
+/**
+ * Quoted spans as [start, end) of their inside; an apostrophe inside a word is not a quote. The
+ * next closing mark of each kind (and the next blank line) is found once and kept until passed, so
+ * a flood of openers that never close costs one pass, not a window's scan each.
+ */
 function quotedSpans(text: string): [number, number][] {
   const out: [number, number][] = [];
+  const nextClose = new Map<string, number>();
+  let nextBlank = -2;
+  const closeFrom = (close: string, from: number): number => {
+    let at = nextClose.get(close);
+    if (at === undefined || (at >= 0 && at < from)) {
+      at = text.indexOf(close, from);
+      // A closing apostrophe is followed by a non-letter: "the user's" does not close 'q'.
+      while (close === "'" && at >= 0 && at + 1 < text.length && isAlnum(text.charCodeAt(at + 1))) at = text.indexOf(close, at + 1);
+      nextClose.set(close, at);
+    }
+    return at;
+  };
   for (let index = 0; index < text.length; index++) {
     const char = text.charAt(index);
     const close = OPEN_QUOTES[char];
     if (close === undefined) continue;
     if (char === "'" && index > 0 && isAlnum(text.charCodeAt(index - 1))) continue;
-    const limit = Math.min(text.length, index + 1 + MAX_QUOTE);
-    let end = -1;
-    for (let at = index + 1; at < limit; at++) {
-      const code = text.charCodeAt(at);
-      if (code === 0x0a && text.charCodeAt(at + 1) === 0x0a) break;
-      if (text.charAt(at) !== close) continue;
-      // A closing apostrophe is followed by a non-letter: "the user's" does not close 'q'.
-      if (close === "'" && at + 1 < text.length && isAlnum(text.charCodeAt(at + 1))) continue;
-      end = at;
-      break;
-    }
-    if (end <= index + 1) continue;
+    const end = closeFrom(close, index + 1);
+    if (end < 0 || end - index - 1 > MAX_QUOTE || end <= index + 1) continue;
+    if (nextBlank !== -1 && nextBlank < index + 1) nextBlank = text.indexOf("\n\n", index + 1);
+    if (nextBlank >= 0 && nextBlank < end) continue;
     out.push([index + 1, end]);
     index = end;
   }
