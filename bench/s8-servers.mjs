@@ -154,6 +154,64 @@ export const SERVERS = [
     env: ["AZURE_DEVOPS_PAT"],
     settings: { AZURE_DEVOPS_ORG_URL: "https://dev.azure.com/dummy", AZURE_DEVOPS_AUTH_METHOD: "pat" },
   },
+  // Added on 2026-12-03 as a fresh held-out set for issue 36: servers S8 was never tuned on (newest on that day).
+  // Databases.
+  { package: "@bytebase/dbhub", version: "1.4.0", node: 24, args: ["--transport", "stdio", "--dsn", "sqlite:///:memory:"] },
+  { package: "@henkey/postgres-mcp-server", version: "1.0.7", settings: { POSTGRES_CONNECTION_STRING: "postgresql://dummy:dummy@127.0.0.1:9/dummy" } },
+  { package: "mcp-mongo-server", version: "3.0.1", skip: "connects to MongoDB before it lists tools" },
+  { package: "@berthojoris/mcp-mysql-server", version: "1.43.2", args: ["mysql://dummy:dummy@127.0.0.1:9/dummy"] },
+  { package: "mcp-sqlite", version: "1.0.9", skip: "loads sqlite3, a native addon built or downloaded by an install script" },
+  // Cloud and hosting.
+  { package: "@google-cloud/cloud-run-mcp", version: "1.10.0", settings: { GOOGLE_CLOUD_PROJECT: "dummy", GOOGLE_CLOUD_REGION: "us-central1" } },
+  { package: "@google-cloud/observability-mcp", version: "0.2.3" },
+  { package: "argocd-mcp", version: "0.9.0", args: ["stdio"], env: ["ARGOCD_API_TOKEN"], settings: { ARGOCD_BASE_URL: "http://127.0.0.1:9" } },
+  { package: "hostinger-api-mcp", version: "1.63.2", env: ["HOSTINGER_API_TOKEN", "API_TOKEN"] },
+  { package: "vercel-mcp", version: "0.0.7", args: ["VERCEL_API_KEY=dummy"] },
+  { package: "@masonator/coolify-mcp", version: "3.5.0", env: ["COOLIFY_ACCESS_TOKEN"], settings: { COOLIFY_BASE_URL: "http://127.0.0.1:9" } },
+  // Developer tools.
+  {
+    package: "@aashari/mcp-server-atlassian-bitbucket",
+    version: "3.1.0",
+    env: ["ATLASSIAN_API_TOKEN"],
+    settings: { ATLASSIAN_SITE_NAME: "dummy", ATLASSIAN_USER_EMAIL: "dummy@example.com" },
+  },
+  { package: "@shortcut/mcp", version: "0.25.0", env: ["SHORTCUT_API_TOKEN"] },
+  { package: "@tacticlaunch/mcp-linear", version: "1.4.3", env: ["LINEAR_API_TOKEN"] },
+  { package: "@codacy/codacy-mcp", version: "0.5.9", env: ["CODACY_ACCOUNT_TOKEN"] },
+  { package: "@postman/postman-mcp-server", version: "2.13.0", env: ["POSTMAN_API_KEY"] },
+  { package: "@browserstack/mcp-server", version: "1.4.2", env: ["BROWSERSTACK_USERNAME", "BROWSERSTACK_ACCESS_KEY"] },
+  { package: "@eslint/mcp", version: "0.3.13" },
+  // Productivity.
+  { package: "@roychri/mcp-server-asana", version: "1.8.0", env: ["ASANA_ACCESS_TOKEN"] },
+  { package: "@softeria/ms-365-mcp-server", version: "0.155.0" },
+  { package: "@cocal/google-calendar-mcp", version: "2.6.3", skip: "exits unless an OAuth client file from Google Cloud is on disk" },
+  { package: "mcp-obsidian", version: "1.0.0", args: ["{WORKDIR}"] },
+  // Web fetch, search and scraping.
+  { package: "mcp-fetch-server", version: "1.1.2", bin: "mcp-fetch-server" },
+  { package: "mcp-searxng", version: "2.4.0", node: 24, settings: { SEARXNG_URL: "http://127.0.0.1:9" } },
+  { package: "serper-search-scrape-mcp-server", version: "0.1.2", env: ["SERPER_API_KEY"] },
+  { package: "@brightdata/mcp", version: "2.11.3", env: ["API_TOKEN"] },
+  { package: "reddit-mcp-buddy", version: "1.1.14", bin: "reddit-mcp-buddy" },
+  { package: "@openbnb/mcp-server-airbnb", version: "0.3.0", args: ["--ignore-robots-txt"] },
+  // Maps and travel.
+  { package: "@amap/amap-maps-mcp-server", version: "0.0.8", env: ["AMAP_MAPS_API_KEY"] },
+  { package: "@cablate/mcp-google-map", version: "0.0.63", env: ["GOOGLE_MAPS_API_KEY"], args: ["--stdio"] },
+  // Messaging and email.
+  { package: "mcp-discord", version: "1.3.4", env: ["DISCORD_TOKEN"] },
+  { package: "@skanda-yutori/mcp-send-email", version: "1.0.0", env: ["RESEND_API_KEY"], settings: { SENDER_EMAIL_ADDRESS: "dummy@example.com" } },
+  // AI.
+  { package: "replicate-mcp", version: "0.9.0", env: ["REPLICATE_API_TOKEN"] },
+  // Observability and analytics.
+  { package: "@leval/mcp-grafana", version: "1.1.7", env: ["GRAFANA_SERVICE_ACCOUNT_TOKEN"], settings: { GRAFANA_URL: "http://127.0.0.1:9" } },
+  { package: "prometheus-mcp", version: "1.1.3", args: ["stdio"], settings: { PROMETHEUS_URL: "http://127.0.0.1:9" } },
+  { package: "@cognitionai/metabase-mcp-server", version: "2.2.0", env: ["METABASE_API_KEY"], settings: { METABASE_URL: "http://127.0.0.1:9" } },
+  // Finance.
+  { package: "@mcpfun/mcp-server-ccxt", version: "1.2.1" },
+  // Documents, diagrams, data.
+  { package: "@sylphx/pdf-reader-mcp", version: "2.4.0", node: 24 },
+  { package: "open-meteo-mcp-server", version: "2.1.0", node: 24 },
+  { package: "@cyanheads/pubmed-mcp-server", version: "2.7.4", node: 24, settings: { MCP_TRANSPORT_TYPE: "stdio" } },
+  { package: "@drawio/mcp", version: "1.6.1" },
 ];
 
 /** The folder and file name of a package: `@scope/name` becomes `scope-name`. */

@@ -1,5 +1,6 @@
 /** The `lock` command: read one server, a saved list, or every server of a client config; compare with the lock; report; maybe write. */
 
+import { quote as shellQuote } from "shell-quote";
 import { jsonEqual } from "../json/equal.js";
 import { parseJsonStrict } from "../json/parse.js";
 import { type DeferredLock, readLockDeferred } from "../lock/deferred.js";
@@ -583,7 +584,7 @@ async function writeLock(
           ? `${refusedWhole ? "Would update" : "Updated"} the accepted changes in ${neutralize(flags.lock)}${who}; refusing ${changes}. Re-run with --accept after reviewing them.\n`
           : `Refusing to ${verb} ${neutralize(flags.lock)}${who}: ${changes}. Re-run with --accept after reviewing them.\n`,
       );
-      if (names.length > 0) output.err(`  Or accept them one tool at a time: ${names.map((name) => `--accept-tool ${showName(name)}`).join(" ")}\n`);
+      if (names.length > 0) output.err(`  Or accept them one tool at a time: ${names.map(acceptToolFlag).join(" ")}\n`);
     }
   }
   const servers = new Map<string, Lockfile>(document?.version === LOCKFILE_VERSION_SERVERS ? document.servers : []);
@@ -617,6 +618,14 @@ async function writeLock(
 }
 
 /**
+ * `--accept-tool NAME` as a user may paste it: the name is the server's, so it is quoted for the
+ * shell ("x; rm -rf ~" stays one argument) and neutralized for the terminal.
+ */
+function acceptToolFlag(name: string): string {
+  return `--accept-tool ${showName(shellQuote([name]))}`;
+}
+
+/**
  * Why a first lock is refused, when S8 is the only reason: a server never locked has no changes, so
  * "N error-level changes" would say nothing. It names what S8 found, where, and how a reviewer who
  * judged a finding a false alarm accepts that one tool.
@@ -635,7 +644,7 @@ function firstLockRefusal(run: ServerRun, lock: string, who: string): string {
   const poisoning = errors.filter((finding) => finding.args.kind === "poisoning").length;
   const what = poisoning === errors.length ? "tool poisoning" : poisoning === 0 ? "hidden text" : "tool poisoning and hidden text";
   const first = errors.find((finding) => finding.tool !== null);
-  const accept = first?.tool == null ? "--accept" : `--accept-tool ${showName(first.tool)}`;
+  const accept = first?.tool == null ? "--accept" : acceptToolFlag(first.tool);
   return `mcp-lint: refusing to write ${neutralize(lock)}${who}: S8 found ${what} in ${things} of a server that was never locked (${[...named.values()].join(", ")}). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with ${accept}, or all of them with --accept.`;
 }
 
