@@ -156,8 +156,12 @@ export const SERVERS = [
   },
   // Added on 2026-12-03 as a fresh held-out set for issue 36: servers S8 was never tuned on (newest on that day).
   // Databases.
-  { package: "@bytebase/dbhub", version: "1.4.0", node: 24, args: ["--transport", "stdio", "--dsn", "sqlite:///:memory:"] },
-  { package: "@henkey/postgres-mcp-server", version: "1.0.7", settings: { POSTGRES_CONNECTION_STRING: "postgresql://dummy:dummy@127.0.0.1:9/dummy" } },
+  {
+    package: "@bytebase/dbhub",
+    version: "1.4.0",
+    node: 24, // engines: node >= 22.5 (node:sqlite)
+    args: ["--transport", "stdio", "--dsn", "sqlite:///:memory:"],
+  },
   { package: "mcp-mongo-server", version: "3.0.1", skip: "connects to MongoDB before it lists tools" },
   { package: "@berthojoris/mcp-mysql-server", version: "1.43.2", args: ["mysql://dummy:dummy@127.0.0.1:9/dummy"] },
   { package: "mcp-sqlite", version: "1.0.9", skip: "loads sqlite3, a native addon built or downloaded by an install script" },
@@ -179,7 +183,10 @@ export const SERVERS = [
   { package: "@tacticlaunch/mcp-linear", version: "1.4.3", env: ["LINEAR_API_TOKEN"] },
   { package: "@codacy/codacy-mcp", version: "0.5.9", env: ["CODACY_ACCOUNT_TOKEN"] },
   { package: "@postman/postman-mcp-server", version: "2.13.0", env: ["POSTMAN_API_KEY"] },
-  { package: "@browserstack/mcp-server", version: "1.4.2", env: ["BROWSERSTACK_USERNAME", "BROWSERSTACK_ACCESS_KEY"] },
+  { package: "@browserstack/mcp-server", version: "1.4.2", skip: "its dependencies edgedriver and geckodriver download browser drivers in install scripts" },
+  { package: "@atlassian-dc-mcp/jira", version: "0.34.0", skip: "depends on @atlassian-dc-mcp/common@^0.34.0, which is not on npm" },
+  { package: "@atlassian-dc-mcp/confluence", version: "0.34.0", skip: "depends on @atlassian-dc-mcp/common@^0.34.0, which is not on npm" },
+  { package: "@ashwinighuge/jenkins-mcp-server", version: "1.0.7", skip: "its bin launches a Python 3.12 server" },
   { package: "@eslint/mcp", version: "0.3.13" },
   // Productivity.
   { package: "@roychri/mcp-server-asana", version: "1.8.0", env: ["ASANA_ACCESS_TOKEN"] },
@@ -188,8 +195,12 @@ export const SERVERS = [
   { package: "mcp-obsidian", version: "1.0.0", args: ["{WORKDIR}"] },
   // Web fetch, search and scraping.
   { package: "mcp-fetch-server", version: "1.1.2", bin: "mcp-fetch-server" },
-  { package: "mcp-searxng", version: "2.4.0", node: 24, settings: { SEARXNG_URL: "http://127.0.0.1:9" } },
-  { package: "serper-search-scrape-mcp-server", version: "0.1.2", env: ["SERPER_API_KEY"] },
+  {
+    package: "mcp-searxng",
+    version: "2.4.0",
+    node: 24, // engines: node >= 22
+    settings: { SEARXNG_URL: "http://127.0.0.1:9" },
+  },
   { package: "@brightdata/mcp", version: "2.11.3", env: ["API_TOKEN"] },
   { package: "reddit-mcp-buddy", version: "1.1.14", bin: "reddit-mcp-buddy" },
   { package: "@openbnb/mcp-server-airbnb", version: "0.3.0", args: ["--ignore-robots-txt"] },
@@ -199,6 +210,7 @@ export const SERVERS = [
   // Messaging and email.
   { package: "mcp-discord", version: "1.3.4", env: ["DISCORD_TOKEN"] },
   { package: "@skanda-yutori/mcp-send-email", version: "1.0.0", env: ["RESEND_API_KEY"], settings: { SENDER_EMAIL_ADDRESS: "dummy@example.com" } },
+  { package: "telnyx-mcp", version: "7.17.0", skip: "depends on a tarball from a GitHub release, which npm cannot fetch here" },
   // AI.
   { package: "replicate-mcp", version: "0.9.0", env: ["REPLICATE_API_TOKEN"] },
   // Observability and analytics.
@@ -208,10 +220,24 @@ export const SERVERS = [
   // Finance.
   { package: "@mcpfun/mcp-server-ccxt", version: "1.2.1" },
   // Documents, diagrams, data.
-  { package: "@sylphx/pdf-reader-mcp", version: "2.4.0", node: 24 },
-  { package: "open-meteo-mcp-server", version: "2.1.0", node: 24 },
-  { package: "@cyanheads/pubmed-mcp-server", version: "2.7.4", node: 24, settings: { MCP_TRANSPORT_TYPE: "stdio" } },
+  {
+    package: "@sylphx/pdf-reader-mcp",
+    version: "2.4.0",
+    node: 24, // engines: node >= 22
+  },
+  {
+    package: "open-meteo-mcp-server",
+    version: "2.1.0",
+    node: 24, // engines: node >= 22
+  },
+  {
+    package: "@cyanheads/pubmed-mcp-server",
+    version: "2.7.4",
+    node: 24, // engines: node >= 24
+    settings: { MCP_TRANSPORT_TYPE: "stdio" },
+  },
   { package: "@drawio/mcp", version: "1.6.1" },
+  { package: "mcp-mermaid", version: "0.4.1", skip: "its postinstall downloads Chromium through Playwright" },
 ];
 
 /** The folder and file name of a package: `@scope/name` becomes `scope-name`. */

@@ -363,7 +363,7 @@ function sentenceAround(text: string, start: number, end: number): string {
  * the same sentence also orders something moved ("read ~/.ssh/id_rsa; it is never logged").
  */
 const REFUSAL =
-  /\b(?:rejected|refused|denied|blocked|forbidden|disallowed|prohibited|omitted|excluded|redacted|masked|not (?:allowed|permitted|returned|included|exposed|shown|stored|logged|sent|accessible)|never (?:returned|exposed|shown|included|sent|logged|stored|read|leaves?)|cannot be (?:read|accessed)|(?:do|must|should) not (?:include|contain|send|share|expose|paste)|don't (?:include|send|share|paste)|never (?:include|send|share|paste)|avoid (?:including|sending|sharing))\b/i;
+  /\b(?:rejected|refused|denied|blocked|forbidden|disallowed|prohibited|omitted|excluded|redacted|masked|not (?:allowed|permitted|returned|included|exposed|shown|stored|logged|sent|accessible)|never (?:returned|exposed|shown|included|sent|logged|stored|read|leaves?)|cannot be (?:read|accessed)|(?:do|must|should) not (?:include|contain|send|share|expose|paste|write|commit|store)|don't (?:include|send|share|paste|write|commit|store)|never (?:include|send|share|paste|write|commit|store|put)|avoid (?:including|sending|sharing))\b/i;
 const MOVE_ORDER =
   /\b(?:you (?:must|should)|always|then|first|please)\s+(?:\w+\s+)?(?:read|cat|send|pass|include|copy|upload|attach|paste|extract|collect|post|forward)\b/i;
 
@@ -448,7 +448,10 @@ function outsideAddress(text: string): { start: number; end: number; everyUse: b
     const before = text.slice(Math.max(0, start - 100), start);
     // A Markdown image loads its URL as soon as it is shown: whatever the URL carries leaves.
     const image = /!\[[^\]]{0,100}\]\($/.test(before);
-    if (image || SENDS_NEAR.test(before.slice(-60))) return { start, end, everyUse: EVERY_USE.test(before) && COPIES.test(before) };
+    // A link's own text ("[Hostinger Email API](https://...)") names the page; what sends is said before the link.
+    const linkText = !image && before.endsWith("](") ? before.lastIndexOf("[") : -1;
+    const said = linkText >= 0 ? before.slice(0, linkText) : before;
+    if (image || SENDS_NEAR.test(said.slice(-60))) return { start, end, everyUse: EVERY_USE.test(said) && COPIES.test(said) };
   }
   return null;
 }
@@ -463,6 +466,8 @@ function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined
     // `~/.ssh/id_rsa` is already a file reference; the words "id rsa" in it are the same secret.
     if (phrase.kind === "secret_words" && namedFile) continue;
     if (phrase.kind === "secret_words" && refusedIn(text, phrase.start, phrase.end)) continue;
+    // A public key is made to be handed out: "the contents of the SSH public key" asks for nothing secret.
+    if (phrase.kind === "secret_words" && /\bpublic\b/i.test(text.slice(Math.max(0, phrase.start - 24), phrase.end + 12))) continue;
     // "must not invoke other tools until the user says so" restricts the model in the user's favour.
     if (phrase.kind === "override_tools" && UNTIL_USER.test(sentenceAround(text, phrase.start, phrase.end))) continue;
     const hit: HiddenHit = { kind: PHRASE_KIND[phrase.kind], text: excerpt(text, phrase.start, phrase.end), count: phrase.count };

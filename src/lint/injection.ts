@@ -503,9 +503,19 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
         CALL_NOUN.has((list[index - 1] as Token).word) ||
         REQUEST_NOUN.has((list[index - 1] as Token).word) ||
         PARAM_NOUN.has((list[index - 1] as Token).word));
-    if (FIRM_MODAL.has(token.word) && (opens || subjectIsCall || token.word === "requires" || token.word === "require") && !negated(index + 1)) {
+    // "requires that X be called", "requires calling X", "requires you to"; not "requires the delete permission".
+    const requires =
+      (token.word === "requires" || token.word === "require") && /^(?:that|you|to|calling|using|running|invoking)$/.test(list[index + 1]?.word ?? "");
+    if (
+      FIRM_MODAL.has(token.word) &&
+      (opens || subjectIsCall || requires) &&
+      (requires || (token.word !== "requires" && token.word !== "require")) &&
+      !negated(index + 1)
+    ) {
       for (let next = index + 1; next < Math.min(sentence.to, index + 4); next++) {
         const after = list[next] as Token;
+        // A quoted word is a value or a name ('the "delete" permission'), never the verb of the order.
+        if (after.quoted) continue;
         if (verbs.has(after.word) || CALL.has(after.word) || TAMPER.has(after.word) || CONDITION_GERUND.has(after.word) || after.word === "first")
           return "strong";
         if (
@@ -832,6 +842,26 @@ function findTamper(list: readonly Token[], sentence: Sentence): Tamper | null {
   return null;
 }
 
+const DETERMINER = set("the a an these those this that any all its their your our his her some");
+
+/**
+ * "ignore any `model` specified by the user", "supersedes user preferences", "override the user's
+ * choice": a verb (not "the overrides a user has set up") whose object is the user's, with no
+ * condition between ("Override ONLY IF user requests" keeps the user in charge).
+ */
+function overrulesUser(list: readonly Token[], sentence: Sentence, index: number): boolean {
+  const token = list[index] as Token;
+  if (!/^(?:ignore|disregard|override|overrides|overrule|overrules|supersede|supersedes|outrank|outranks)$/.test(token.word)) return false;
+  if (index > sentence.from && DETERMINER.has((list[index - 1] as Token).word)) return false;
+  const reach = token.word === "ignore" || token.word === "disregard" ? 8 : 4;
+  for (let next = index + 1; next < Math.min(sentence.to, index + 1 + reach); next++) {
+    const word = (list[next] as Token).word;
+    if (CONDITION.has(word) || UNLESS.has(word) || word === "only") return false;
+    if (USER.has(word)) return true;
+  }
+  return false;
+}
+
 /** Claims of priority over the user, threats that force a step, and harmful orders. */
 function readClaims(
   list: readonly Token[],
@@ -868,11 +898,7 @@ function readClaims(
       if (around.some((item) => USER.has(item.word) || /^(?:input|inputs|request|query|intent|choice|position)$/.test(item.word))) override = true;
     }
     // "ignore any model specified by the user", "disregard any other subject the user provides"
-    if (
-      /^(?:ignore|disregard|override|overrides|overrule|overrules|supersede|supersedes|outrank|outranks)$/.test(token.word) &&
-      window(index + 1, index + 8).some((item) => USER.has(item.word))
-    )
-      override = true;
+    if (overrulesUser(list, sentence, index)) override = true;
     // "you must instead", "instead of what the user asked"
     if (token.word === "instead" && list[index + 1]?.word === "of" && window(index + 2, index + 6).some((item) => USER.has(item.word))) override = true;
     // "When user asks to show X, you must instead show Y"

@@ -197,9 +197,18 @@ const PATTERNS: readonly Pattern[] = [
   pattern(
     "override_tools",
     set("when whenever before after while"),
-    [set("sending using calling invoking running you sent used called invoked run posted"), 3],
+    [set("sending using calling invoking running sent used called invoked run posted"), 3],
     [set("any every another other all each whichever"), 5],
     [set("tool tools server servers email emails message messages function functions"), 4],
+  ),
+  // "whenever you call another server's tool"; not "when you have coordinates from another tool's output"
+  pattern(
+    "override_tools",
+    set("when whenever before after while"),
+    [set("you"), 0],
+    [set("send use call invoke run post"), 1],
+    [set("any every another other all each whichever"), 3],
+    [set("tool tools server servers email emails message messages function functions"), 3],
   ),
   // "always BCC ...", "always send a copy to ..."
   pattern("override_tools", set("always"), [set("bcc cc"), 2]),

@@ -250,7 +250,9 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
         if (judged === null) continue;
         strong = judged;
       }
-      const ownSubject = role.part === "source" && (hit.subject ?? []).some((word) => word === OWN_OUTPUT || subject.has(word));
+      // A secret the tool makes or returns, one its name is about, or one a `public_key` field holds is its own.
+      const ownSubject =
+        role.part === "source" && ((hit.subject ?? []).some((word) => word === OWN_OUTPUT || subject.has(word)) || comparable(at.path).includes("publickey"));
       parts.push({ part: role.part, strong, hit, at, own: ownSubject });
       // A parameter that asks for a secret's content is where the secret goes.
       if (role.part === "source" && hit.asksForContent === true && inParameter(at.path)) parts.push({ part: "sink", strong: true, hit, at, own: false });

@@ -146,6 +146,80 @@ describe("issue 36: tools whose own subject is a secret, in our own words", () =
   }
 });
 
+// Each of these raised a warning or an error on a server of the fresh set captured after the rule
+// was built (first measurement: 8 of 1,378 tools); in our own words, one test per cause.
+describe("issue 36: false alarms found on servers the rule was not tuned on", () => {
+  const honest: [string, unknown][] = [
+    [
+      "a permission named in quotes is no order: 'DELETE requires the separate \"delete\" permission; use run_ddl for DROP'",
+      {
+        name: "execute_write",
+        description: 'Runs INSERT and UPDATE statements. DELETE requires the separate "delete" permission. Not for DDL (use run_ddl for CREATE/DROP/TRUNCATE).',
+        inputSchema: { type: "object", properties: { query: { type: "string", description: "SQL to run (DELETE requires the delete permission)" } } },
+      },
+    ],
+    [
+      "'use when you have coordinates from another tool's output' shadows nothing",
+      {
+        name: "reverse_geocode",
+        description: "Turns coordinates into an address. Use when you have coordinates from another tool's output and need the street name.",
+        inputSchema: { type: "object", properties: { lat: { type: "number" }, lng: { type: "number" } } },
+      },
+    ],
+    [
+      "'Override ONLY IF user asks' keeps the user in charge",
+      {
+        name: "search_posts",
+        description: "Searches posts.",
+        inputSchema: { type: "object", properties: { limit: { type: "number", description: "Default 25, range 1-100. Override ONLY IF user asks." } } },
+      },
+    ],
+    [
+      "'the overrides that a user has set up' is a noun, not a claim",
+      {
+        name: "list_inbox_overrides",
+        description: "Gets the overrides that a user has set up to always sort mail from some senders. Each override names one sender.",
+        inputSchema: { type: "object", properties: { includeHeaders: { type: "boolean", description: "Include response headers in the response metadata" } } },
+      },
+    ],
+    [
+      "a token lister whose title says so, with a documentation link in its description",
+      {
+        name: "mail_listApiTokens",
+        title: "List API tokens",
+        description: "Retrieves a page of [Example Mail API](https://api.mail.invalid/) tokens across your orders. Plaintext tokens are never included.",
+        inputSchema: { type: "object", properties: { page: { type: "number" } } },
+      },
+    ],
+    [
+      "the contents of an SSH public key in a `public_key` field",
+      {
+        name: "vm_setup",
+        description: "Sets up a new virtual machine.",
+        inputSchema: {
+          type: "object",
+          properties: {
+            public_key: {
+              type: "object",
+              properties: { name: { type: "string", description: "Name of the SSH key" }, key: { type: "string", description: "Contents of the SSH key" } },
+            },
+          },
+        },
+      },
+    ],
+  ];
+  for (const [label, definition] of honest) {
+    it(label, () => {
+      const findings = scanToolHiddenText(definition);
+      expect(top(findings), shown(findings)).toBeLessThan(RANK.warning);
+    });
+  }
+  it("server instructions telling the model never to commit .env files name no secret to read", () => {
+    const findings = scanInstructionsHiddenText("Never write database passwords or API tokens into source code or committed .env files.");
+    expect(findings, shown(findings)).toEqual([]);
+  });
+});
+
 describe("issue 36: injected instructions recognised by what they do, in our own words", () => {
   const attacks: [string, unknown][] = [
     [
