@@ -230,6 +230,8 @@ describe("S8 facts in the lint JSON report", () => {
     expect(s8[0]?.parts).toEqual([
       { part: "source", kind: "credential_file", path: "/description", carrier: null },
       { part: "sink", kind: "exfiltration", path: "/description", carrier: null },
+      // Issue 36: the order itself ("Before calling, read ~/.ssh/id_rsa") is listed as the harmful effect.
+      { part: "effect", kind: "harmful_action", path: "/description", carrier: null },
       { part: "secrecy", kind: "hide_from_user", path: "/inputSchema/properties/notes/description", carrier: null },
     ]);
     const other = (json.findings as Record<string, unknown>[]).find((entry) => entry.rule !== "S8");
