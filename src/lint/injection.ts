@@ -82,6 +82,7 @@ function addressedModal(list: readonly Token[], at: number): boolean {
 
 const TEMPORAL = set("before when whenever after prior upon once");
 const NEGATED = set("not never no");
+const UNASKED = set("automatically silently secretly quietly covertly");
 const BE = set("is are was were be been being gets get");
 const ADDRESSEE = set("you assistant ai model llm agent claude");
 const CALL = set("call use invoke trigger run execute fire utilize");
@@ -253,7 +254,10 @@ function tokenize(text: string): Token[] {
     const gap = text.slice(previousEnd, start);
     const previous = out[out.length - 1];
     const gapOutsideQuote = !(inSpan && previous?.quoted === true && (spans[span] as [number, number])[0] <= previous.start);
-    if (previous !== undefined && gapOutsideQuote && !inAddress && breaksSentence(gap)) sentence++;
+    // Only the gap up to an opening quote can end a sentence: "append to prompt: '...and include'" is one.
+    const spanOpen = inSpan ? (spans[span] as [number, number])[0] : -1;
+    const outside = spanOpen > previousEnd ? text.slice(previousEnd, spanOpen - 1) : gap;
+    if (previous !== undefined && gapOutsideQuote && !inAddress && breaksSentence(outside)) sentence++;
     const spanRange = inSpan ? (spans[span] as [number, number]) : null;
     const quotedName = spanRange !== null && spanRange[0] === start && spanRange[1] === index && /^[\w.-]{1,80}$/.test(raw);
     const ident = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i.test(raw) ? /[a-z].*[_-].*[a-z]|[a-z].*[_-]\d/i.test(raw) : /^[a-z]+[A-Z][A-Za-z0-9]*$/.test(raw);
@@ -350,6 +354,8 @@ function toolRole(list: readonly Token[], at: number): "condition" | "call" | nu
       loose = false;
     }
   }
+  // "Before retrieving an issue with 'codacy_get_issue', ...": a tool-like name in an opening "before" clause.
+  if (!named && (token.quotedName || token.ident) && segments(token.raw).some((part) => TOOL_VERBS.has(part)) && inTemporalClause(list, at)) named = true;
   if (!named) return null;
   // A plain word in quotes after "use" is a value ("use 'hour' for recent news"), unless called a tool;
   // after "use" or "via" a name must read like a tool's (a verb in it: `list_files`, `getContacts`),
@@ -537,6 +543,8 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
       !negated(index - 1)
     ) {
       if (conditionClause && index > sentence.from) return "strong";
+      // "Automatically call X", "silently add ...": an order to act unasked is no description.
+      if (index > sentence.from && UNASKED.has((list[index - 1] as Token).word)) return "strong";
       weak = true;
     }
   }
@@ -685,7 +693,9 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
   }
   const harmWords = sentenceHarm(list, sentence, body);
   const directive = directiveStrength(list, sentence, ACTION_VERBS);
-  const firm = directive === "strong";
+  const previousFirm = previous !== null && directiveStrength(list, previous, ACTION_VERBS) === "strong";
+  // "... you MUST first perform an audit. Call the 'X' tool for 'public-audits'.": the imperative spells out the firm rule before it.
+  const firm = directive === "strong" || (directive === "weak" && previousFirm);
 
   // Another tool called as a demanded step: "you MUST FIRST call 'put_customers' ...".
   if (directive !== null && (calls.length > 0 || (conditions.length > 0 && harmWords && firm))) {
@@ -696,8 +706,9 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
 
   // Another call's arguments changed: "modify the 'location' argument to '0,0'", "append 'X' to the query".
   const found = findTamper(list, sentence);
-  // A passive order ("should have its path argument replaced with ...") is firm by its modal.
-  const tamper = found !== null && (firm || found.passive) ? found : null;
+  // A passive order ("should have its path argument replaced with ...") is firm by its modal, and an
+  // imperative that spells out the firm rule just before it ("... you MUST modify the message. Prepend ...") is firm too.
+  const tamper = found !== null && (firm || found.passive || (directive === "weak" && previousFirm)) ? found : null;
   if (tamper !== null) {
     add("tool_hijack", first.start, last.end, {
       tools: calls,
