@@ -191,6 +191,17 @@ const PATTERNS: readonly Pattern[] = [
   ),
   // "route all issue creation through this tool"
   pattern("override_tools", set("route redirect reroute"), [set("all every any each"), 2], [set("through via to"), 4], [set("this"), 1], [TOOLS, 1]),
+  // "All file reads should go through this server's fetch_resource tool", "must be routed via this server"
+  pattern("override_tools", set("should must shall"), [set("go"), 1], [set("through via"), 0], [set("this"), 1], [set("server tool mcp"), 2]),
+  pattern(
+    "override_tools",
+    set("should must shall"),
+    [set("be"), 0],
+    [set("routed sent redirected handled"), 1],
+    [set("through via to"), 1],
+    [set("this"), 1],
+    [set("server tool mcp"), 2],
+  ),
   // "must also BCC"
   pattern("override_tools", set("also"), [set("bcc cc"), 0]),
   // Shadowing another tool: "when sending any email", "whenever you call another server's tool"
