@@ -456,6 +456,20 @@ function outsideAddress(text: string): { start: number; end: number; everyUse: b
   return null;
 }
 
+/** Shapes a steered call needs: an opening quote, a program-like name, call syntax, an address. */
+const INJECTION_SHAPE = /(?:^|[\s(\[{=:,])['"`\u2018\u201c]|[A-Za-z0-9][_-][A-Za-z]|[a-z][A-Z]|[A-Za-z_]\(|:\/\/|@/;
+/** Words a claim, a threat, a command or an order aimed at the user needs. */
+const INJECTION_WORDS =
+  /\b(?:priority|precedence|regardless|ignor|disregard|overrid|overrul|supersed|outrank|instead of|failure|failing|skipping|omitting|neglecting|otherwise|mandatory|compulsory|critical|obligatory|essential|optional|curl|wget|bash|sudo|powershell|cookie|nc|rm|exfiltrat|no matter|user's|user\u2019s|(?:a|the|any) user|every time|whenever|mkfifo)/i;
+/** A destructive word counts only beside a modal: "Deletes a branch" describes; "you must delete ..." orders. */
+const DESTROYS = /\b(?:drop|delet|remov|eras|wip|purg|truncat|destroy|kill|revok|disabl|reset|transfer)/i;
+const MODALS = /\b(?:must|should|shall|always|required|need to|needs to|have to|has to)\b/i;
+
+/** Whether a text can hold a steered call or a claim at all; most descriptions cannot, and are not read for one. */
+function mayHoldInjection(text: string): boolean {
+  return INJECTION_SHAPE.test(text) || INJECTION_WORDS.test(text) || (DESTROYS.test(text) && MODALS.test(text));
+}
+
 /** The attack parts a text says in words or by file name, in one view of a string. */
 function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined): void {
   const files = hits.length;
@@ -477,7 +491,7 @@ function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined
     hits.push(hit);
   }
   // A sentence that steers calls has a few words at least; keys, names and enum values have none.
-  for (const found of hasWords(text, 3) ? findInjection(text) : []) {
+  for (const found of hasWords(text, 3) && mayHoldInjection(text) ? findInjection(text) : []) {
     const { kind, start, end, count, ...steer } = found;
     const hit: HiddenHit = { kind, text: excerpt(text, start, end), count, steer };
     if (carrier !== undefined) hit.carrier = carrier;

@@ -218,6 +218,19 @@ function breaksSentence(gap: string): boolean {
   return /[.!?;]\s/.test(gap) || /[.!?;]$/.test(gap) || /\n\s*\n/.test(gap) || /\n\s*(?:[-*\u2022]|\d+[.)])\s/.test(gap) || /\\n/.test(gap);
 }
 
+/** Written like a program's name: letters and digits joined by `_` or `-` with a letter on each side, or camelCase. */
+function looksLikeName(raw: string): boolean {
+  let separator = false;
+  let camel = false;
+  for (let at = 1; at < raw.length; at++) {
+    const code = raw.charCodeAt(at);
+    if (code === 0x5f || code === 0x2d) separator = true;
+    else if (code >= 0x41 && code <= 0x5a && raw.charCodeAt(at - 1) >= 0x61 && raw.charCodeAt(at - 1) <= 0x7a) camel = true;
+  }
+  if (separator) return /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i.test(raw) && /[a-z].*[_-].*[a-z]|[a-z].*[_-]\d/i.test(raw);
+  return camel && /^[a-z]+[A-Z][A-Za-z0-9]*$/.test(raw);
+}
+
 /** The tokens of a text: words, identifiers, numbers; quoted spans and addresses marked as values. */
 function tokenize(text: string): Token[] {
   const spans = quotedSpans(text);
@@ -251,23 +264,29 @@ function tokenize(text: string): Token[] {
     const inSpan = span < spans.length && (spans[span] as [number, number])[0] <= start;
     const inAddress = address < addresses.length && (addresses[address] as [number, number])[0] <= start;
     const raw = text.slice(start, index);
-    const gap = text.slice(previousEnd, start);
+    // Most gaps are one space, which ends nothing and links nothing: read the others only.
+    const plainGap = start - previousEnd === 1 && text.charCodeAt(previousEnd) === 0x20;
+    const gap = plainGap ? " " : text.slice(previousEnd, start);
     const previous = out[out.length - 1];
-    const gapOutsideQuote = !(inSpan && previous?.quoted === true && (spans[span] as [number, number])[0] <= previous.start);
-    // Only the gap up to an opening quote can end a sentence: "append to prompt: '...and include'" is one.
-    const spanOpen = inSpan ? (spans[span] as [number, number])[0] : -1;
-    const outside = spanOpen > previousEnd ? text.slice(previousEnd, spanOpen - 1) : gap;
-    if (previous !== undefined && gapOutsideQuote && !inAddress && breaksSentence(outside)) sentence++;
+    if (!plainGap) {
+      const gapOutsideQuote = !(inSpan && previous?.quoted === true && (spans[span] as [number, number])[0] <= previous.start);
+      // Only the gap up to an opening quote can end a sentence: "append to prompt: '...and include'" is one.
+      const spanOpen = inSpan ? (spans[span] as [number, number])[0] : -1;
+      const outside = spanOpen > previousEnd ? text.slice(previousEnd, spanOpen - 1) : gap;
+      if (previous !== undefined && gapOutsideQuote && !inAddress && breaksSentence(outside)) sentence++;
+    }
     const spanRange = inSpan ? (spans[span] as [number, number]) : null;
     const quotedName = spanRange !== null && spanRange[0] === start && spanRange[1] === index && /^[\w.-]{1,80}$/.test(raw);
-    const ident = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/i.test(raw) ? /[a-z].*[_-].*[a-z]|[a-z].*[_-]\d/i.test(raw) : /^[a-z]+[A-Z][A-Za-z0-9]*$/.test(raw);
-    const number = /^-?\d[\d.,]*$/.test(raw);
-    const word = raw.toLowerCase().replace(/\u2019/g, "'");
+    const ident = looksLikeName(raw);
+    const first = raw.charCodeAt(0);
+    const number = first >= 0x30 && first <= 0x39 && /^\d[\d.,]*$/.test(raw);
+    const lower = raw.toLowerCase();
+    const word = lower.includes("\u2019") ? lower.replace(/\u2019/g, "'") : lower;
     // An adverb before the verb keeps the clause open: "silently add", "automatically call".
     const clauseStart =
       previous === undefined ||
       previous.sentence !== sentence ||
-      /[,:]\s*$/.test(gap) ||
+      (!plainGap && /[,:]\s*$/.test(gap)) ||
       (!previous.quoted && (ADVERB.has(previous.word) ? previous.clauseStart : previous.word === "then" || previous.word === "first"));
     out.push({
       word,
@@ -280,7 +299,7 @@ function tokenize(text: string): Token[] {
       literal: (inSpan && !quotedName) || number || inAddress || (quotedName && !ident),
       sentence,
       clauseStart,
-      linkBefore: /[=:]\s*['"`\u2018\u201c]?$/.test(gap),
+      linkBefore: !plainGap && /[=:]\s*['"`\u2018\u201c]?$/.test(gap),
       callParen: text.charAt(index) === "(" && ident,
     });
     previousEnd = index;
@@ -602,10 +621,8 @@ export function findInjection(text: string): InjectionHit[] {
 
 type Add = (kind: InjectionKind, start: number, end: number, facts: Partial<InjectionHit>) => void;
 
-/** Words without which a sentence can neither steer a call nor claim anything: most sentences hold none and are skipped. */
+/** Words that make a claim or an effect by themselves: priority, threats, destruction, commands. */
 const TRIGGERS = new Set([
-  ...TAMPER,
-  ...TAMPERED,
   ...PRIORITY,
   ...DESTRUCTIVE,
   ...EXEC,
@@ -616,12 +633,21 @@ const TRIGGERS = new Set([
   ),
 ]);
 
+/**
+ * Whether a sentence can steer a call or claim anything: it names something (a name, a quote, call
+ * syntax, a value), or says a trigger word, or changes a value aimed at the user ("replace the
+ * user's query"). Most sentences do none of these and are skipped before any reading.
+ */
 function mayMatter(list: readonly Token[], sentence: Sentence): boolean {
+  let change = false;
+  let user = false;
   for (let index = sentence.from; index < sentence.to; index++) {
     const token = list[index] as Token;
-    if (token.ident || token.quoted || token.callParen || TRIGGERS.has(token.word)) return true;
+    if (token.ident || token.quoted || token.literal || token.callParen || TRIGGERS.has(token.word)) return true;
+    if (TAMPER.has(token.word) || TAMPERED.has(token.word)) change = true;
+    if (USER.has(token.word) || ANY.has(token.word)) user = true;
   }
-  return false;
+  return change && user;
 }
 
 function readSentence(text: string, list: readonly Token[], sentence: Sentence, previous: Sentence | null, add: Add): void {
@@ -691,11 +717,18 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
       }
     }
   }
+  const found = findTamper(list, sentence);
   const harmWords = sentenceHarm(list, sentence, body);
+  // How firmly the sentence (and the one before) directs is read only where something could be ordered.
+  const exec = REMOTE_EXEC.test(body);
+  if (calls.length === 0 && conditions.length === 0 && found === null && !harmWords && !exec) {
+    readClaims(list, sentence, first, last, add, null, false, false);
+    return;
+  }
   const directive = directiveStrength(list, sentence, ACTION_VERBS);
-  const previousFirm = previous !== null && directiveStrength(list, previous, ACTION_VERBS) === "strong";
+  const previousFirm = directive === "weak" && previous !== null && directiveStrength(list, previous, ACTION_VERBS) === "strong";
   // "... you MUST first perform an audit. Call the 'X' tool for 'public-audits'.": the imperative spells out the firm rule before it.
-  const firm = directive === "strong" || (directive === "weak" && previousFirm);
+  const firm = directive === "strong" || previousFirm;
 
   // Another tool called as a demanded step: "you MUST FIRST call 'put_customers' ...".
   if (directive !== null && (calls.length > 0 || (conditions.length > 0 && harmWords && firm))) {
@@ -705,10 +738,9 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
   }
 
   // Another call's arguments changed: "modify the 'location' argument to '0,0'", "append 'X' to the query".
-  const found = findTamper(list, sentence);
   // A passive order ("should have its path argument replaced with ...") is firm by its modal, and an
   // imperative that spells out the firm rule just before it ("... you MUST modify the message. Prepend ...") is firm too.
-  const tamper = found !== null && (firm || found.passive || (directive === "weak" && previousFirm)) ? found : null;
+  const tamper = found !== null && (firm || found.passive) ? found : null;
   if (tamper !== null) {
     add("tool_hijack", first.start, last.end, {
       tools: calls,
@@ -722,7 +754,7 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
     });
   }
 
-  readClaims(list, sentence, first, last, add, directive, harmWords, body);
+  readClaims(list, sentence, first, last, add, directive, harmWords, exec);
 }
 
 const SENSITIVE_VALUE = /password|secret|confidential|classified|credential|token|private|admin|api[_ ]?key|ssh|shadow|passwd/i;
@@ -882,7 +914,7 @@ function readClaims(
   add: Add,
   directive: "strong" | "weak" | null,
   harm: boolean,
-  body: string,
+  exec: boolean,
 ): void {
   const firm = directive === "strong";
   let override = false;
@@ -929,6 +961,6 @@ function readClaims(
   if (coercion) add("coercion", first.start, last.end, {});
   // Running a command that fetches and runs remote code, opens a socket or wipes data is harmful
   // whatever it is for; said as an order (even a bare "Also run: ..."), it is the whole attack.
-  if (directive !== null && REMOTE_EXEC.test(body)) add("harmful_action", first.start, last.end, { harm: true, firm, destroy: true });
+  if (directive !== null && exec) add("harmful_action", first.start, last.end, { harm: true, firm, destroy: true });
   else if (firm && harm) add("harmful_action", first.start, last.end, { harm: true, firm: true });
 }

@@ -117,7 +117,9 @@ function toolFindings(tool: unknown, index: number | null, memo: ScanMemo): Lint
     walk(tool, 1);
   }
   if (located.length === 0) return [];
-  return judgeParts(located, subjectWords(tool), selfOf(tool)).map((found) => ({ rule: "S8", tool: name, toolIndex: index, ...found }));
+  // The tool's own names and parameters are read only when a sentence steers a call: most hits do not.
+  let self: Self | null = null;
+  return judgeParts(located, subjectWords(tool), () => (self ??= selfOf(tool))).map((found) => ({ rule: "S8", tool: name, toolIndex: index, ...found }));
 }
 
 /** What a tool is called and which parameters it has: a call or a parameter it names is its own, not another tool's. */
@@ -233,7 +235,7 @@ type Judged = Pick<LintFinding, "severity" | "path" | "args">;
  * severity, a hidden one as a warning; a sink, a weak part (silently, "when this server is connected")
  * and a secret that is the tool's own subject are not reported alone: well-made tools say them.
  */
-function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, self: Self): Judged[] {
+function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, self: () => Self): Judged[] {
   const out: Judged[] = [];
   const parts: Part[] = [];
   for (const at of located) {
@@ -246,7 +248,7 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
       let strong: boolean = role.strong;
       if (hit.kind === "harmful_action") strong = hit.steer?.destroy === true;
       else if (hit.steer !== undefined && (role.part === "hijack" || hit.kind === "tool_chain")) {
-        const judged = steerStrength(hit, self);
+        const judged = steerStrength(hit, self());
         if (judged === null) continue;
         strong = judged;
       }
@@ -336,7 +338,8 @@ export function scanInstructionsHiddenText(instructions: string | null | undefin
   if (typeof instructions !== "string") return [];
   const hits = scanText(instructions);
   if (hits.length === 0) return [];
-  return judgeParts([{ hits, path: "", inKey: false }], new Set(), { names: new Set(), params: new Set(), instructions: true }).map((found) => ({
+  const server: Self = { names: new Set(), params: new Set(), instructions: true };
+  return judgeParts([{ hits, path: "", inKey: false }], new Set(), () => server).map((found) => ({
     rule: "S8",
     severity: found.severity,
     tool: null,
