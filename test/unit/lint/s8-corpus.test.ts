@@ -1,6 +1,7 @@
 // Issue 23: S8 on a corpus of poisoned and benign tool definitions (test/fixtures/lint/s8-corpus/).
-// main.json is the corpus the rule was built against; holdout.json was written blind to the rule's
-// wording and is held to looser bounds, so a change that only fits main's words shows here.
+// main.json is the corpus the rule was built against; holdout.json, holdout2.json and holdout3.json
+// were written blind to the rule's wording and are held to looser bounds, so a change that only fits
+// main's words shows here.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -70,7 +71,7 @@ function figures(cases: readonly CorpusCase[]): Figures {
 
 describe("S8 on the poisoning corpus", () => {
   it("main.json: 40+ poisoned and 30+ benign cases, each well formed with a unique id", () => {
-    const cases = [...load("main.json"), ...load("holdout.json"), ...load("holdout2.json")];
+    const cases = [...load("main.json"), ...load("holdout.json"), ...load("holdout2.json"), ...load("holdout3.json")];
     expect(new Set(cases.map((item) => item.id)).size).toBe(cases.length);
     const main = load("main.json");
     expect(main.filter((item) => item.parts.length > 0 || item.expect === "warning" || item.expect === "error").length).toBeGreaterThanOrEqual(40);
@@ -91,6 +92,18 @@ describe("S8 on the poisoning corpus", () => {
     const found = figures(load(file));
     expect(found.flagged / found.poisoned, found.misses.join("\n")).toBeGreaterThanOrEqual(0.8);
     expect(found.errors / found.errorsExpected, found.misses.join("\n")).toBeGreaterThanOrEqual(0.75);
+    expect(found.benignAboveInfo, found.misses.join("\n")).toBe(0);
+  });
+
+  // Issue 36: 60 poisonings in the shapes of the public benchmarks (argument hijacking, prerequisites,
+  // redirection, commands, files, seven languages, encodings) and 60 honest hard negatives, written
+  // blind to the rule. First measured before any change for it: 22 flagged, 17 errors, 0 benign.
+  it("holdout3.json (written blind to the rule): three in four poisoned flagged, seven in ten as errors, no benign above info", () => {
+    const found = figures(load("holdout3.json"));
+    expect(found.poisoned).toBe(60);
+    expect(found.benign).toBe(60);
+    expect(found.flagged / found.poisoned, found.misses.join("\n")).toBeGreaterThanOrEqual(0.75);
+    expect(found.errors / found.errorsExpected, found.misses.join("\n")).toBeGreaterThanOrEqual(0.7);
     expect(found.benignAboveInfo, found.misses.join("\n")).toBe(0);
   });
 
