@@ -297,7 +297,16 @@ export function fix(finding: LintFinding): string {
       if (args.kind === "credential_file" || args.kind === "env_file" || args.kind === "mcp_config" || args.kind === "secret_words") {
         return "Check why the text names this file; a tool should never ask the model to read credentials or client configuration.";
       }
-      if (args.kind === "hide_from_user" || args.kind === "override_tools" || args.kind === "quiet_action" || args.kind === "session_claim")
+      if (
+        args.kind === "hide_from_user" ||
+        args.kind === "override_tools" ||
+        args.kind === "quiet_action" ||
+        args.kind === "session_claim" ||
+        args.kind === "user_override" ||
+        args.kind === "tool_hijack" ||
+        args.kind === "tool_chain" ||
+        args.kind === "coercion"
+      )
         return "Remove the instruction: a tool must not steer the model against the user or other servers.";
       if (args.kind === "quiet_comment") return "Remove the comment, or write it visibly if the model needs it.";
       return RULES.S8.fix;
