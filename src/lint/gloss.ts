@@ -1717,8 +1717,12 @@ let chineseTable: CjkTable | null = null;
 let japaneseTable: CjkTable | null = null;
 /** The Chinese and Japanese tries, built on first use. */
 function cjkFor(kana: boolean): CjkTable {
-  if (kana) return (japaneseTable ??= cjkTable(JA, true));
-  return (chineseTable ??= cjkTable(ZH, false));
+  if (kana) {
+    if (japaneseTable === null) japaneseTable = cjkTable(JA, true);
+    return japaneseTable;
+  }
+  if (chineseTable === null) chineseTable = cjkTable(ZH, false);
+  return chineseTable;
 }
 
 /** Whether an entry's words stand at a token, as prose rather than inside a path or identifier. */

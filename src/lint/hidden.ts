@@ -457,7 +457,7 @@ function outsideAddress(text: string): { start: number; end: number; everyUse: b
 }
 
 /** Shapes a steered call needs: an opening quote, a program-like name, call syntax, an address. */
-const INJECTION_SHAPE = /(?:^|[\s(\[{=:,])['"`\u2018\u201c]|[A-Za-z0-9][_-][A-Za-z]|[a-z][A-Z]|[A-Za-z_]\(|:\/\/|@/;
+const INJECTION_SHAPE = /(?:^|[\s([{=:,])['"`\u2018\u201c]|[A-Za-z0-9][_-][A-Za-z]|[a-z][A-Z]|[A-Za-z_]\(|:\/\/|@/;
 /** Words a claim, a threat, a command or an order aimed at the user needs. */
 const INJECTION_WORDS =
   /\b(?:priority|precedence|regardless|ignor|disregard|overrid|overrul|supersed|outrank|instead of|failure|failing|skipping|omitting|neglecting|otherwise|mandatory|compulsory|critical|obligatory|essential|optional|curl|wget|bash|sudo|powershell|cookie|nc|rm|exfiltrat|no matter|user's|user\u2019s|(?:a|the|any) user|every time|whenever|mkfifo)/i;
