@@ -1,7 +1,7 @@
 /** The `run` and `check` commands: read a live server or a saved list, lint it, report (terminal, JSON, SARIF) and decide the exit code. */
 
 import { dirname, resolve } from "node:path";
-import { makeRedactor, type Redactor } from "../text/redact.js";
+import { couldBeSecret, makeRedactor, type Redactor } from "../text/redact.js";
 import { UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/kinds.js";
 import type { FailOn } from "../lock/engine.js";
@@ -183,7 +183,13 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
   let probes: ProbeRecord[] | null = null;
   if (probing && target !== null && probeModules !== null) {
     // Values that ${NAME} placeholders expand to are secrets too: a server may echo them back.
-    const expanded = fixtures === null ? [] : probeModules.fixtures.referencedVariables(fixtures).flatMap((name) => process.env[name] ?? []);
+    const expanded =
+      fixtures === null
+        ? []
+        : probeModules.fixtures
+            .referencedVariables(fixtures)
+            .flatMap((name) => process.env[name] ?? [])
+            .filter(couldBeSecret);
     redactor = makeRedactor([...target.secrets, ...expanded]);
     output.redact = (text) => redactor.text(text);
     const session = await openSession(flags, target, redactor, output.err);

@@ -1,5 +1,6 @@
 /** What to connect to, checked before anything starts: a stdio command or an HTTP endpoint with headers. Pure. */
 
+import { couldBeSecret } from "../text/redact.js";
 import { UsageError } from "../errors.js";
 import { canonicalSha256 } from "../json/canonical.js";
 import type { OAuthSettings } from "./oauth/login.js";
@@ -97,7 +98,7 @@ export function resolveTarget(flags: ConnectionFlags, env: Readonly<Record<strin
       unset,
       proxyNotPassed,
       ...(flags.pidNamespace === false ? { pidNamespace: false } : {}),
-      secrets: secretList(Object.values(passed)),
+      secrets: secretList(Object.values(passed).filter(couldBeSecret)),
     };
   }
   if (flags.passEnv.length > 0) throw new UsageError("--pass-env applies to a launched server, not to --url");
@@ -241,7 +242,8 @@ export function resolveConfigTarget(
       unset: [],
       proxyNotPassed: PROXY_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== "" && !(name in entry.env)),
       ...(launch.pidNamespace === false ? { pidNamespace: false } : {}),
-      secrets: secretList([...Object.values(entry.env), ...(entry.resolved ?? [])]),
+      // A config's env values and placeholder expansions are settings until they look like a secret.
+      secrets: secretList([...Object.values(entry.env), ...(entry.resolved ?? [])].filter(couldBeSecret)),
     };
   }
   if (entry.url === null) throw new UsageError(`${where}: the entry has neither a command nor a url`);

@@ -34,6 +34,37 @@ export interface LineRedaction {
   flush(): string[];
 }
 
+/**
+ * A passed setting shorter than this is not taken for a secret: real tokens, keys and passwords are
+ * longer, and redacting "info" or "git" everywhere rewrote descriptions ("Shows [redacted]rmation")
+ * and refused locks of servers that merely read a log level.
+ */
+export const MIN_SETTING_SECRET_LENGTH = 8;
+
+/** Words settings take that no credential is: booleans, log levels, modes, environments, transports. */
+const SETTING_WORDS = new Set(
+  "true false yes no on off enabled disabled enable disable none null nil trace debug info information notice warn warning warnings error errors fatal critical silent quiet verbose all production development staging testing test local localhost default auto stdio http https json text readonly read-only".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether a value passed to a server as a setting (a `--pass-env` value, a config `env` value, a
+ * placeholder's expansion) can be a secret. Not a boolean, a log level or another setting word, not a
+ * number, not a path or a URL without user info or query, and not a value shorter than
+ * MIN_SETTING_SECRET_LENGTH. Header values, URL user info and query values and OAuth tokens are
+ * secrets whatever their shape and never pass through here.
+ */
+export function couldBeSecret(value: string): boolean {
+  const trimmed = value.trim();
+  if (trimmed.length < MIN_SETTING_SECRET_LENGTH) return false;
+  if (SETTING_WORDS.has(trimmed.toLowerCase())) return false;
+  if (/^[+-]?\d+(?:\.\d+)?$/.test(trimmed)) return false;
+  if (/^(?:~|\.{1,2})?\/[^\s?#@]*$/.test(trimmed) || /^[A-Za-z]:\\[^\s?#@]*$/.test(trimmed)) return false;
+  if (/^https?:\/\/[^\s/@?#]+(?:\/[^\s@?#]*)?$/.test(trimmed)) return false;
+  return true;
+}
+
 /** Shorter forms are not treated as secrets: redacting "1" everywhere would only garble output. */
 const MIN_FORM_LENGTH = 3;
 /**

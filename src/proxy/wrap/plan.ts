@@ -1,5 +1,6 @@
 /** What `wrap` and `unwrap` do to one config file: which entries change, how, and the new text, checked by reading it back. Pure. */
 
+import { couldBeSecret } from "../../text/redact.js";
 import { readConfigText } from "../../config/readers/index.js";
 import { parseConfigText } from "../../config/readers/syntax.js";
 import { MAX_WRAP_SERVERS } from "../../limits.js";
@@ -310,11 +311,18 @@ export function configSecretValues(text: string, path: string, servers: readonly
   for (const server of servers) {
     const entry = valueAt(parsed, server.at);
     const command = field(entry, "command");
-    const maps = ["env", "envs", "headers", "http_headers"].map((key) => field(entry, key));
-    if (isObject(command)) maps.push(field(command, "env"));
-    for (const map of maps) {
-      if (!isObject(map)) continue;
-      for (const value of Object.values(map)) if (typeof value === "string" && !value.includes("${")) values.push(value);
+    // Header values are secrets whatever their shape; an env value only where it can be one (not `info`, `true`, a path).
+    const headers = ["headers", "http_headers"].map((key) => field(entry, key));
+    const envs = ["env", "envs"].map((key) => field(entry, key));
+    if (isObject(command)) envs.push(field(command, "env"));
+    for (const [maps, keep] of [
+      [headers, () => true],
+      [envs, couldBeSecret],
+    ] as const) {
+      for (const map of maps) {
+        if (!isObject(map)) continue;
+        for (const value of Object.values(map)) if (typeof value === "string" && !value.includes("${") && keep(value)) values.push(value);
+      }
     }
   }
   return values;
