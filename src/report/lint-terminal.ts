@@ -5,7 +5,7 @@ import type { ToolScore, WasteItem } from "../lint/score.js";
 import { RESPONSE_BUDGET_TOKENS } from "../lint/score-constants.js";
 import { type LintReport, type LintReportItem, atLeast } from "./lint-report.js";
 import { probeTableLines } from "./lint-probes.js";
-import { capDisplay, neutralize } from "../text/neutralize.js";
+import { capDisplay, neutralize, showNameCapped } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { pushAll } from "../arrays.js";
 import { plural, thousands } from "../numbers.js";
@@ -19,7 +19,7 @@ export interface LintTerminalOptions {
 }
 
 /** Longest tool name, server name or label shown. */
-const MAX_NAME = 120;
+const MAX_NAME = 128;
 /** Tools listed in the score block; the rest are counted. */
 export const SCORE_TOOLS_SHOWN = 10;
 /**
@@ -36,7 +36,7 @@ const SEVERITY_COLOUR = { error: "red", warning: "yellow", info: "cyan" } as con
 
 /** A server-chosen name, inert and capped. */
 function shown(name: string): string {
-  return capDisplay(neutralize(name), MAX_NAME);
+  return showNameCapped(name, MAX_NAME);
 }
 
 function unescapeToken(token: string): string {
@@ -227,7 +227,7 @@ export function renderLintTerminal(
   for (const [index, items] of [...byTool].sort((x, y) => x[0] - y[0])) {
     const name = (items[0] as LintReportItem).tool ?? `#${index + 1}`;
     const suffix = (nameCounts.get(name) ?? 0) > 1 ? ` (tool #${index + 1})` : "";
-    lines.push(paint(style, "bold", `${capDisplay(neutralize(name, { lineStart: true }), MAX_NAME)}${suffix}`));
+    lines.push(paint(style, "bold", `${neutralize(showNameCapped(name, MAX_NAME), { lineStart: true })}${suffix}`));
     const perRule = new Map<string, number>();
     for (const item of items) {
       const count = (perRule.get(item.rule) ?? 0) + 1;

@@ -6,7 +6,7 @@ import { countBySeverity } from "../lock/engine.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ownField } from "../lock/snapshot.js";
 import { changeMessage, editCount } from "./messages.js";
-import { capDisplay, neutralize, neutralizeLines } from "../text/neutralize.js";
+import { capDisplay, neutralize, neutralizeLines, showNameCapped } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { type DiffStyle, diffDisplayLines, isRewrite, textSegments } from "./text-diff.js";
 import { sameness, splitRepeated } from "./repeated.js";
@@ -51,11 +51,11 @@ export interface Note {
 export const SCHEMA_KINDS: ReadonlySet<string> = new Set(["schema_widened", "schema_changed", "schema_text_changed", "output_schema_changed"]);
 
 /** Longest tool name, server name or version shown; a 2 MB name must not flood the report. */
-export const MAX_NAME_SHOWN = 120;
+export const MAX_NAME_SHOWN = 128;
 
 /** A server-chosen name, made inert and capped. */
 export function showName(name: string): string {
-  return capDisplay(neutralize(name), MAX_NAME_SHOWN);
+  return showNameCapped(name, MAX_NAME_SHOWN);
 }
 
 /** One line naming the server and what was compared. */
@@ -158,7 +158,7 @@ function groupLines(input: ReportInput, key: GroupKey, changes: readonly Change[
   const diffStyle = terminalDiffStyle(style);
   const tool = key === null ? null : nameOf(key);
   const isTool = key === null || subjectOf(key) === "tool";
-  lines.push(key === null ? "(server)" : paint(style, "bold", neutralize(capDisplay(labelOf(key), MAX_NAME_SHOWN), { lineStart: true })));
+  lines.push(key === null ? "(server)" : paint(style, "bold", neutralize(showNameCapped(labelOf(key), MAX_NAME_SHOWN), { lineStart: true })));
   for (const change of changes) pushAll(lines, changeBlock(change, diffStyle, severity));
   for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
     lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);

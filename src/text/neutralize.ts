@@ -6,6 +6,8 @@
 // characters). Each such character becomes a visible `\u{HEX}` escape; everything a person can read
 // as itself (ASCII, accents, CJK, emoji) stays as it is.
 
+import { createHash } from "node:crypto";
+
 /** Characters escaped wherever they appear. */
 const ALWAYS_ESCAPED: ReadonlyArray<readonly [number, number]> = [
   [0x0000, 0x001f], // C0 controls: ESC, CR, LF, BEL, TAB...
@@ -190,4 +192,20 @@ export function capDisplay(text: string, max: number): string {
   }
   const cut = text.slice(0, end);
   return `${cut}...(${text.length - cut.length} more characters)`;
+}
+
+/** Characters of a cut name's end that stay on screen: where generated names usually differ. */
+const NAME_TAIL = 24;
+
+/**
+ * A server-chosen name, inert, and cut so that two different names never look the same: whole up
+ * to `max` characters (a valid MCP name has at most 128), else its head, its tail and a short digest
+ * of the whole name. A plain cut at a fixed width showed two names that share their first 120
+ * characters alike in every report line and review prompt.
+ */
+export function showNameCapped(name: string, max: number): string {
+  if (name.length <= max) return neutralize(name);
+  const head = Math.max(8, max - NAME_TAIL - 3);
+  const digest = createHash("sha256").update(name, "utf8").digest("hex").slice(0, 8);
+  return `${neutralize(name.slice(0, head))}...${neutralize(name.slice(-NAME_TAIL))} (${name.length} characters, #${digest})`;
 }
