@@ -17,7 +17,7 @@
 /** What one sentence (or a run of them) does to the model's calls. */
 export type InjectionKind = "tool_hijack" | "tool_chain" | "user_override" | "coercion" | "harmful_action";
 
-/** One finding of the reader: the first match of a kind, what it names, and how many there are. */
+/** One finding of the reader: one sentence's structure of a kind, what it names, and how many sentences it stands for. */
 export interface InjectionHit {
   kind: InjectionKind;
   start: number;
@@ -35,7 +35,7 @@ export interface InjectionHit {
   values: string[];
   /** The rule targets the user's own requests ("the user's query", "any search", "regardless of input"). */
   userTarget: boolean;
-  /** The effect destroys, changes state, runs code, opens an address or touches a secret. */
+  /** The effect destroys, runs code, opens an address or touches a sensitive path. */
   harm: boolean;
   /** Said with a modal or after a condition ("you must", "before using X, call Y"), not as a bare imperative. */
   firm: boolean;
@@ -108,7 +108,7 @@ const APPENDS = set("append prepend add inject insert include");
 const TOOL_NOUN = set("tool tools function functions endpoint method");
 /** After these, a named thing is a tool: "any request to `get-actor`", "all `X` calls". */
 const CALL_NOUN = set("call calls request requests query queries invocation invocations");
-/** Gerunds and nouns after "before" that name an action rather than a tool ("before deleting"). */
+/** Verbs that take values and parameters as well as tools ("use 'hour'", "via the cursor"). */
 const LOOSE_VERBS = set("use using uses utilize via through");
 /** Verbs a tool's name holds (`list_files`, `getContacts`, `send-message`): what tells a tool from a parameter after "use". */
 const TOOL_VERBS = set(
@@ -321,8 +321,13 @@ function isName(token: Token | undefined): boolean {
   return token !== undefined && (token.quotedName || (token.ident && !token.quoted));
 }
 
+/** A name's part in a sentence: the condition of a rule ("before using X") or the call it demands ("call X"). */
+type Role = "condition" | "call" | null;
+/** How firmly a sentence directs the model. */
+type Strength = "strong" | "weak" | null;
+
 /** Whether a token names a tool: "the X tool", "using X", "call X", "X is called", "any request to X". */
-function toolRole(list: readonly Token[], at: number): "condition" | "call" | null {
+function toolRole(list: readonly Token[], at: number): Role {
   const token = list[at] as Token;
   if (!isName(token)) return null;
   const next = list[at + 1];
@@ -345,10 +350,8 @@ function toolRole(list: readonly Token[], at: number): "condition" | "call" | nu
     if (back >= at - 3 && CONDITION_GERUND.has(before.word)) {
       named = true;
       if (!LOOSE_VERBS.has(before.word)) loose = false;
-      const lead = list[back - 1];
+      // "before using X", "whenever you later call X": a condition word up to three words before the gerund.
       if (
-        lead !== undefined &&
-        lead.sentence === token.sentence &&
         [1, 2, 3].some((step) => {
           const word = list[back - step];
           return word !== undefined && word.sentence === token.sentence && CONDITION.has(word.word);
@@ -373,15 +376,15 @@ function toolRole(list: readonly Token[], at: number): "condition" | "call" | nu
       loose = false;
     }
   }
+  const verbInName = segments(token.raw).some((part) => TOOL_VERBS.has(part));
   // "Before retrieving an issue with 'codacy_get_issue', ...": a tool-like name in an opening "before" clause.
-  if (!named && (token.quotedName || token.ident) && segments(token.raw).some((part) => TOOL_VERBS.has(part)) && inTemporalClause(list, at)) named = true;
+  if (!named && (token.quotedName || token.ident) && verbInName && inTemporalClause(list, at)) named = true;
   if (!named) return null;
   // A plain word in quotes after "use" is a value ("use 'hour' for recent news"), unless called a tool;
   // after "use" or "via" a name must read like a tool's (a verb in it: `list_files`, `getContacts`),
   // since parameters and values follow "use" too ("use the projectSlug", "use executionStats").
   const toolNoun = sameSentence(next) && TOOL_NOUN.has((next as Token).word);
   if (!token.ident && !toolNoun && !/[_-]/.test(token.word)) return null;
-  const verbInName = segments(token.raw).some((part) => TOOL_VERBS.has(part));
   if (!toolNoun && !verbInName && !token.callParen && loose) return null;
   // "never use X", "use this instead of X", "rather than X": X is what the model should not call.
   for (let back = at - 1; back >= Math.max(0, at - 4); back--) {
@@ -484,13 +487,18 @@ function sentences(list: readonly Token[]): Sentence[] {
   return out;
 }
 
+/** Verbs an order to the model begins with. */
+const ACTION_VERBS = set(
+  "call use invoke trigger run execute navigate visit open fetch read send post upload forward change modify set replace override overwrite rewrite append prepend inject insert add include delete remove drop void close mark reset clear empty wipe erase purge create update write move copy export extract log record load stage generate show tell say search list get retrieve verify check validate ignore disregard",
+);
+
 /**
  * How firmly a sentence directs the model: "strong" for a modal ("you must", "always", "is
  * required") or an order after a condition ("Before using X, call Y"), "weak" for a bare imperative
  * ("Use X for Y", which is also how a tool describes itself), null for none. A negated modal ("must
  * not") restricts and directs nothing.
  */
-function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: ReadonlySet<string>): "strong" | "weak" | null {
+function directiveStrength(list: readonly Token[], sentence: Sentence): Strength {
   let weak = false;
   let conditionClause = false;
   let standing = false;
@@ -541,7 +549,7 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
         const after = list[next] as Token;
         // A quoted word is a value or a name ('the "delete" permission'), never the verb of the order.
         if (after.quoted) continue;
-        if (verbs.has(after.word) || CALL.has(after.word) || TAMPER.has(after.word) || CONDITION_GERUND.has(after.word) || after.word === "first")
+        if (ACTION_VERBS.has(after.word) || CALL.has(after.word) || TAMPER.has(after.word) || CONDITION_GERUND.has(after.word) || after.word === "first")
           return "strong";
         if (
           (after.word === "be" || after.word === "have") &&
@@ -558,7 +566,7 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
     if ((token.word === "is" || token.word === "are") && list[index + 1]?.word === "to" && list[index + 2]?.word === "be") return "strong";
     if (
       token.clauseStart &&
-      (verbs.has(token.word) || CALL.has(token.word) || TAMPER.has(token.word) || orderAfterCondition(list, index)) &&
+      (ACTION_VERBS.has(token.word) || CALL.has(token.word) || TAMPER.has(token.word) || orderAfterCondition(list, index)) &&
       !negated(index - 1)
     ) {
       if (conditionClause && index > sentence.from) return "strong";
@@ -570,10 +578,6 @@ function directiveStrength(list: readonly Token[], sentence: Sentence, verbs: Re
   if (weak && standing) return "strong";
   return weak ? "weak" : null;
 }
-
-const ACTION_VERBS = set(
-  "call use invoke trigger run execute navigate visit open fetch read send post upload forward change modify set replace override overwrite rewrite append prepend inject insert add include delete remove drop void close mark reset clear empty wipe erase purge create update write move copy export extract log record load stage generate show tell say search list get retrieve verify check validate ignore disregard",
-);
 
 /**
  * The reader: every injection structure in a text, one hit per sentence and kind (each sentence is
@@ -609,14 +613,45 @@ export function findInjection(text: string): InjectionHit[] {
     perKind.set(kind, known);
     out.push(hit);
   };
+  // A sentence's roles and strength are asked for again as the previous sentence of the next one: worked out once each.
+  const roles = new Map<number, Role>();
+  const strengths = new Map<number, Strength>();
+  const reading: Reading = {
+    text,
+    list,
+    role(at) {
+      let role = roles.get(at);
+      if (role === undefined) {
+        role = toolRole(list, at);
+        roles.set(at, role);
+      }
+      return role;
+    },
+    strength(sentence) {
+      let strength = strengths.get(sentence.from);
+      if (strength === undefined) {
+        strength = directiveStrength(list, sentence);
+        strengths.set(sentence.from, strength);
+      }
+      return strength;
+    },
+  };
   const all = sentences(list);
   for (let at = 0; at < all.length; at++) {
     const sentence = all[at] as Sentence;
     // A rule's condition may sit in the sentence before ("When a user calls X. You must change ...").
     const previous = at > 0 ? (all[at - 1] as Sentence) : null;
-    readSentence(text, list, sentence, previous, add);
+    readSentence(reading, sentence, previous, add);
   }
   return out;
+}
+
+/** One text being read: its tokens, and what is worked out about them, each once. */
+interface Reading {
+  text: string;
+  list: readonly Token[];
+  role(at: number): Role;
+  strength(sentence: Sentence): Strength;
 }
 
 type Add = (kind: InjectionKind, start: number, end: number, facts: Partial<InjectionHit>) => void;
@@ -650,7 +685,8 @@ function mayMatter(list: readonly Token[], sentence: Sentence): boolean {
   return change && user;
 }
 
-function readSentence(text: string, list: readonly Token[], sentence: Sentence, previous: Sentence | null, add: Add): void {
+function readSentence(reading: Reading, sentence: Sentence, previous: Sentence | null, add: Add): void {
+  const { text, list } = reading;
   if (!mayMatter(list, sentence)) return;
   const first = list[sentence.from] as Token;
   const last = list[sentence.to - 1] as Token;
@@ -667,7 +703,7 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
   let callAt = -1;
   const readRoles = (range: Sentence, into: boolean) => {
     for (let index = range.from; index < range.to; index++) {
-      const role = toolRole(list, index);
+      const role = reading.role(index);
       const name = (list[index] as Token).word;
       if (role === "condition") conditions.push(name);
       else if (role === "call" && into) {
@@ -702,7 +738,7 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
     // The called tool's arguments: the values that follow it in its clause.
     for (let index = callAt + 1; index < Math.min(sentence.to, callAt + 16); index++) {
       const token = list[index] as Token;
-      if (!(token.literal || token.quoted) || toolRole(list, index) !== null) continue;
+      if (!(token.literal || token.quoted) || reading.role(index) !== null) continue;
       // A quoted name followed by "parameter" or "set to" names a parameter, not a value.
       const nextWord = list[index + 1]?.word ?? "";
       if (token.quotedName && (PARAM_NOUN.has(nextWord) || nextWord === "set")) continue;
@@ -725,8 +761,8 @@ function readSentence(text: string, list: readonly Token[], sentence: Sentence, 
     readClaims(list, sentence, first, last, add, null, false, false);
     return;
   }
-  const directive = directiveStrength(list, sentence, ACTION_VERBS);
-  const previousFirm = directive === "weak" && previous !== null && directiveStrength(list, previous, ACTION_VERBS) === "strong";
+  const directive = reading.strength(sentence);
+  const previousFirm = directive === "weak" && previous !== null && reading.strength(previous) === "strong";
   // "... you MUST first perform an audit. Call the 'X' tool for 'public-audits'.": the imperative spells out the firm rule before it.
   const firm = directive === "strong" || previousFirm;
 
@@ -906,16 +942,7 @@ function overrulesUser(list: readonly Token[], sentence: Sentence, index: number
 }
 
 /** Claims of priority over the user, threats that force a step, and harmful orders. */
-function readClaims(
-  list: readonly Token[],
-  sentence: Sentence,
-  first: Token,
-  last: Token,
-  add: Add,
-  directive: "strong" | "weak" | null,
-  harm: boolean,
-  exec: boolean,
-): void {
+function readClaims(list: readonly Token[], sentence: Sentence, first: Token, last: Token, add: Add, directive: Strength, harm: boolean, exec: boolean): void {
   const firm = directive === "strong";
   let override = false;
   let coercion = false;

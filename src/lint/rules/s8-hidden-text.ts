@@ -180,8 +180,7 @@ function steerStrength(hit: HiddenHit, self: Self): boolean | null {
   if (self.instructions) return literal && (steer.harm || steer.userTarget) ? true : steer.userTarget ? false : null;
   if (!(called || conditioned || steer.userTarget || (params && self.params.size === 0))) return null;
   // Without a fixed value or the user's own request as its target, a change names no harm: not reported.
-  if (!literal && !steer.userTarget) return null;
-  return true;
+  return literal || steer.userTarget ? true : null;
 }
 
 /** A demanded call of another tool: strong when harmful, pinned to a fixed value, or a rule on another tool's use. */
@@ -311,8 +310,7 @@ function judgeParts(located: readonly Located[], subject: ReadonlySet<string>, s
       out.push(found);
       continue;
     }
-    // A change to another tool's call with no fixed value is still not the tool's own business, nor
-    // is another call demanded under a threat ("skipping this will corrupt ...").
+    // Another tool's call demanded firmly under a threat ("skipping this will corrupt ...") is a warning, even harmless.
     const threatened =
       item.hit.kind === "tool_chain" && item.hit.steer?.firm === true && parts.some((other) => other.hit.kind === "coercion" && other.at === item.at);
     if (threatened && !item.strong) {
