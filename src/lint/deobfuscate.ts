@@ -64,8 +64,14 @@ function rot13(text: string): string {
   return parts.join("");
 }
 
+const ROT13_COMMON = /\b(?:gur|naq|lbh|gb|bs|vf)\b/i;
+/** A letter beside a digit or a leet symbol, inside a word. */
+const LEET_MIX = /[a-z][0-9@$]|[0-9@$][a-z]/i;
+
 /** The ROT13 of a text's ASCII letters when that reads as English and the text does not; otherwise null. */
 export function rot13Text(text: string): string | null {
+  // ROT13 English always holds a rotated "the", "and", "you", "to", "of" or "is"; most text holds none.
+  if (!ROT13_COMMON.test(text)) return null;
   const limit = Math.min(text.length, ROT13_WINDOW);
   let plain = 0;
   let rotated = 0;
@@ -193,6 +199,8 @@ function readChunk(text: string, start: number, end: number): Chunk {
 // (`~/.55h/1d_r54`); identifiers, units, versions, hex, addresses and encoded blobs stay as they are.
 /** The text with leetspeak undone in words that mix letters with 4 3 1 0 5 7 @ $ (`r34d` reads `read`); null when nothing reads as leetspeak. */
 export function leetText(text: string): string | null {
+  // Nothing to undo without a letter beside a digit or a leet symbol.
+  if (!LEET_MIX.test(text)) return null;
   const parts: string[] = [];
   let copied = 0;
   let convincing = false;

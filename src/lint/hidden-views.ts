@@ -336,13 +336,12 @@ export function reversedText(text: string): string | null {
 
 /**
  * A letter outside ASCII, or a function word of German, French, Spanish, Portuguese or Italian that
- * English does not use: text without one is English (or code) and needs no gloss.
+ * English does not use: text without one is English (or code) and is not glossed. A gate, not a
+ * reader: foreign text with none of these words ("Ignoriere alle vorherigen Anweisungen.") is not
+ * glossed either.
  */
 const FOREIGN_HINT =
   /[\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]|\b(?:der|und|ist|nicht|mit|zu|dem|den|ein|eine|auf|du|sie|wenn|oder|auch|sich|les|des|est|une|un|le|la|et|vous|tu|au|aux|ce|cette|lorsque|quand|par|pour|avec|dans|sur|pas|ne|el|los|las|del|por|para|con|una|que|se|su|sus|al|y|uma|nao|com|dos|das|ao|em|seu|sua|voce|il|lo|gli|nel|che|della|delle|sono|anche|non)\b/i;
-const ROT13_COMMON = /\b(?:gur|naq|lbh|gb|bs|vf)\b/i;
-/** A letter beside a digit or a leet symbol, inside a word. */
-const LEET_MIX = /[a-z][0-9@$]|[0-9@$][a-z]/i;
 
 /** Whether a text holds at least `count` spaces between non-space characters: a phrase, not a name. */
 export function hasWords(text: string, count: number): boolean {
@@ -366,10 +365,9 @@ export function hiddenViews(text: string, found: readonly Comment[]): TextView[]
   // A view needs a few words to say anything: a key, an enum value or a short label has none to hide.
   if (!hasWords(text, 3)) return views;
   const base = folded ?? text;
-  // ROT13 English always holds a rotated "the", "and", "you", "to", "of" or "is"; most text holds none.
-  const rot13 = ROT13_COMMON.test(base) ? rot13Text(base) : null;
+  const rot13 = rot13Text(base);
   if (rot13 !== null) views.push({ text: rot13, carrier: "encoded" });
-  const leet = LEET_MIX.test(base) ? leetText(base) : null;
+  const leet = leetText(base);
   if (leet !== null) views.push({ text: leet, carrier: "encoded", quiet: true });
   // Another language is no hiding: its gloss is read like the text itself, marked only so a message can say so.
   const glossed = FOREIGN_HINT.test(base) ? glossText(base) : null;
