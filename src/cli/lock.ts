@@ -643,8 +643,8 @@ function firstLockRefusal(run: ServerRun, lock: string, who: string): string {
   const things = allTools ? `${count} tool${count === 1 ? "" : "s"}` : `${count} definition${count === 1 ? "" : "s"}`;
   const poisoning = errors.filter((finding) => finding.args.kind === "poisoning").length;
   const what = poisoning === errors.length ? "tool poisoning" : poisoning === 0 ? "hidden text" : "tool poisoning and hidden text";
-  const first = errors.find((finding) => finding.tool !== null);
-  const accept = first?.tool == null ? "--accept" : acceptToolFlag(first.tool);
+  const tool = errors.find((finding) => finding.tool !== null)?.tool;
+  const accept = tool === undefined || tool === null ? "--accept" : acceptToolFlag(tool);
   return `mcp-lint: refusing to write ${neutralize(lock)}${who}: S8 found ${what} in ${things} of a server that was never locked (${[...named.values()].join(", ")}). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with ${accept}, or all of them with --accept.`;
 }
 

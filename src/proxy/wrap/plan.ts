@@ -302,8 +302,9 @@ function field(value: unknown, key: string): unknown {
 }
 
 /**
- * The values written in a config's env and header fields, of every entry (wrapped or not): what a
- * dry run must never print. A value that is only a placeholder (`${TOKEN}`) holds no secret itself.
+ * The secrets written in a config's header and env fields, of every entry (wrapped or not): what a
+ * dry run must never print. A value that is only a placeholder (`${TOKEN}`) holds no secret itself,
+ * and an env value that cannot be a secret (a log level, a boolean, a path) is a setting.
  */
 export function configSecretValues(text: string, path: string, servers: readonly ConfigServer[]): string[] {
   const parsed = parseConfigText(text, path).value;
@@ -311,19 +312,12 @@ export function configSecretValues(text: string, path: string, servers: readonly
   for (const server of servers) {
     const entry = valueAt(parsed, server.at);
     const command = field(entry, "command");
+    const strings = (map: unknown) =>
+      isObject(map) ? Object.values(map).filter((value): value is string => typeof value === "string" && !value.includes("${")) : [];
     // Header values are secrets whatever their shape; an env value only where it can be one (not `info`, `true`, a path).
-    const headers = ["headers", "http_headers"].map((key) => field(entry, key));
-    const envs = ["env", "envs"].map((key) => field(entry, key));
-    if (isObject(command)) envs.push(field(command, "env"));
-    for (const [maps, keep] of [
-      [headers, () => true],
-      [envs, couldBeSecret],
-    ] as const) {
-      for (const map of maps) {
-        if (!isObject(map)) continue;
-        for (const value of Object.values(map)) if (typeof value === "string" && !value.includes("${") && keep(value)) values.push(value);
-      }
-    }
+    for (const key of ["headers", "http_headers"]) values.push(...strings(field(entry, key)));
+    for (const map of [field(entry, "env"), field(entry, "envs"), isObject(command) ? field(command, "env") : undefined])
+      values.push(...strings(map).filter(couldBeSecret));
   }
   return values;
 }
