@@ -493,7 +493,8 @@ function scanParts(text: string, hits: HiddenHit[], carrier: Carrier | undefined
   // A sentence that steers calls has a few words at least; keys, names and enum values have none.
   for (const found of hasWords(text, 3) && mayHoldInjection(text) ? findInjection(text) : []) {
     const { kind, start, end, count, ...steer } = found;
-    const hit: HiddenHit = { kind, text: excerpt(text, start, end), count, steer };
+    // The hit is a whole sentence: quoted as it stands, without the end of the one before it.
+    const hit: HiddenHit = { kind, text: clipText(text.slice(start, end)), count, steer };
     if (carrier !== undefined) hit.carrier = carrier;
     hits.push(hit);
   }

@@ -46,7 +46,7 @@ const PART_WORDS: Readonly<Record<PoisoningPart["part"], string>> = {
   sink: "where to send it",
   secrecy: "secrecy",
   precedence: "precedence over other tools or the user",
-  hijack: "a change to another tool's call",
+  hijack: "an order on another tool's call",
   effect: "a harmful effect",
 };
 
