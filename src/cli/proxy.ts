@@ -8,7 +8,7 @@ import { quote as shellQuote } from "shell-quote";
 import { type Bound, isTimeout, RunClock, timeoutText } from "../connect/bounds.js";
 import { boundedFetch, networkCause, originsOnly, printable } from "../connect/http.js";
 import { launchStdioServer } from "../connect/launch.js";
-import { BadMessageError, MessageTooLargeError } from "../connect/lines.js";
+import { MessageTooLargeError } from "../connect/lines.js";
 import type { ProcessGroupTransport } from "../connect/process-group.js";
 import type { Redactor } from "../text/redact.js";
 import { firstLine, readSession } from "../connect/session.js";
@@ -24,7 +24,7 @@ import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/
 import { HttpLink } from "../proxy/http-link.js";
 import { selectLock } from "../proxy/lock-select.js";
 import { type GuardSetup, ProxySession } from "../proxy/session.js";
-import { neutralize } from "../text/neutralize.js";
+import { neutralize, withoutColour } from "../text/neutralize.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 /** Flags of `mcp-lint proxy`, already checked for shape. Fix flags are null when not given. */
@@ -145,7 +145,6 @@ async function serve(
     let text: string;
     if (oversize !== null) text = oversize.message;
     else if (error instanceof MessageTooLargeError) text = error.message;
-    else if (error instanceof BadMessageError) text = error.describe((value) => redactor.text(value));
     else if (isTimeout(error)) text = timeoutText(step, bound, flags.deadlineMs);
     else if (target.kind === "http") text = printable(redactor.text(networkCause(error, target.url) ?? originsOnly(firstLine(error))));
     else text = redactor.text(firstLine(error));
@@ -217,7 +216,7 @@ function exitText(exit: ProcessGroupTransport["exit"]): string | null {
 /** Why the session ended from the server's side, in one line. */
 function serverGone(where: string, exit: ProcessGroupTransport["exit"], error: Error | null, tail: string, redactor: Redactor): string {
   const how = exit === null ? "closed the connection" : exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-  const cause = error === null ? "" : `: ${error instanceof BadMessageError ? error.describe((text) => redactor.text(text)) : redactor.text(firstLine(error))}`;
+  const cause = error === null ? "" : `: ${redactor.text(firstLine(error))}`;
   const stderr = explainStderr(tail, redactor);
   return `${where} ${how} while the client was connected${cause}${stderr === "" ? "" : ` (server stderr: ${stderr})`}`;
 }
@@ -298,7 +297,7 @@ function stderrPassThrough(redactor: Redactor, output: Output): { onChunk: (chun
   let idle: NodeJS.Timeout | undefined;
   const show = (lines: readonly string[]) => {
     for (const line of lines) {
-      const shown = neutralize(line.slice(0, STDERR_LINE_CHARS));
+      const shown = neutralize(withoutColour(line).slice(0, STDERR_LINE_CHARS));
       if (shown !== "") output.err(`${shown}\n`);
     }
   };

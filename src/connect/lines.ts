@@ -1,4 +1,8 @@
-/** Split a server's stdout into JSON-RPC messages, one per line, refusing a line over the size cap as soon as it passes it. */
+/**
+ * Split a server's stdout into JSON-RPC messages, one per line, refusing a line over the size cap as
+ * soon as it passes it. A line that is not a JSON-RPC message (a log line, a banner) is skipped and
+ * counted, as the SDK clients skip it: servers that log to stdout work in every client.
+ */
 
 import { Buffer } from "node:buffer";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -12,29 +16,6 @@ export class MessageTooLargeError extends Error {
 }
 
 /**
- * A line that is not a JSON-RPC message (a log line on stdout, say). `sample` is the start of the
- * line, raw: redact it before cutting it short, or a cut could keep half of a secret.
- */
-export class BadMessageError extends Error {
-  override name = "BadMessageError";
-  constructor(
-    message: string,
-    readonly sample: string,
-  ) {
-    super(message);
-  }
-
-  /** The message with the start of the line quoted, after `redact` and as printable ASCII. */
-  describe(redact: (text: string) => string): string {
-    const shown = redact(this.sample).replace(/[^\x20-\x7e]/g, "?");
-    return `${this.message} (it starts ${JSON.stringify(shown.slice(0, 60))}${shown.length > 60 ? "..." : ""})`;
-  }
-}
-
-/** How much of a bad line is kept to quote: enough that redaction sees any secret at its start whole. */
-const SAMPLE_CHARS = 8192;
-
-/**
  * Bounded line framing. The SDK's ReadBuffer concatenates the whole buffer on every chunk and
  * searches it from the start each time, which is quadratic in the length of a line (a 16 MB list
  * took longer than the 30 s timeout on a busy machine). This keeps the chunks of the line being
@@ -44,6 +25,8 @@ const SAMPLE_CHARS = 8192;
 export class JsonLineReader {
   private chunks: Buffer[] = [];
   private pending = 0;
+  /** Lines skipped because they were not JSON-RPC messages. */
+  skipped = 0;
 
   constructor(private readonly maxMessageBytes: number) {}
 
@@ -52,7 +35,7 @@ export class JsonLineReader {
     return this.pending;
   }
 
-  /** Take one chunk; calls `deliver` for each complete message. Throws MessageTooLargeError or BadMessageError. */
+  /** Take one chunk; calls `deliver` for each complete message. Throws MessageTooLargeError. */
   push(chunk: Buffer, deliver: (message: JSONRPCMessage) => void): void {
     let start = 0;
     for (;;) {
@@ -75,7 +58,8 @@ export class JsonLineReader {
       this.pending = 0;
       start = newline + 1;
       const message = parseLine(line);
-      if (message !== null) deliver(message);
+      if (message === NOT_A_MESSAGE) this.skipped++;
+      else if (message !== null) deliver(message);
     }
   }
 
@@ -86,19 +70,18 @@ export class JsonLineReader {
   }
 }
 
-function parseLine(line: Buffer): JSONRPCMessage | null {
+const NOT_A_MESSAGE = Symbol("not a JSON-RPC message");
+
+/** The message on a line, null for a blank line, NOT_A_MESSAGE for anything else. */
+function parseLine(line: Buffer): JSONRPCMessage | null | typeof NOT_A_MESSAGE {
   const text = line.toString("utf8").replace(/\r$/, "");
   if (text.trim() === "") return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new BadMessageError(
-      "the server wrote a line to stdout that is not JSON; a stdio server may write only JSON-RPC messages there",
-      text.slice(0, SAMPLE_CHARS),
-    );
+    return NOT_A_MESSAGE;
   }
   const parsed = JSONRPCMessageSchema.safeParse(value);
-  if (!parsed.success) throw new BadMessageError("the server wrote a JSON line to stdout that is not a JSON-RPC message", text.slice(0, SAMPLE_CHARS));
-  return parsed.data;
+  return parsed.success ? parsed.data : NOT_A_MESSAGE;
 }

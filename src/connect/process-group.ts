@@ -146,6 +146,11 @@ export class ProcessGroupTransport implements Transport {
     return this.child?.pid;
   }
 
+  /** Lines the server wrote to stdout that were not JSON-RPC messages, skipped. */
+  get skippedLines(): number {
+    return this.reader.skipped;
+  }
+
   /** How the server exited, or null while it runs (or never started). */
   get exit(): ExitInfo | null {
     return this.exitInfo;
@@ -337,6 +342,8 @@ export class ProcessGroupTransport implements Transport {
     this.closed = true;
     clearInterval(this.tracker);
     this.reader.clear();
+    // One line for the whole run, whatever the count: a server that logs to stdout logs a lot.
+    if (this.reader.skipped > 0) this.options.warn(skippedWarning(this.reader.skipped));
     const tracked = this.tracked;
     const walk = () => trackDescendants(roots(child, tracked), tracked);
     // Before anything can exit: a descendant orphaned later is no longer below the server.
@@ -378,6 +385,12 @@ export class ProcessGroupTransport implements Transport {
     }
     live.delete(child);
   }
+}
+
+/** The warning for lines skipped on a server's stdout (they never reach a client through the proxy either). */
+export function skippedWarning(count: number): string {
+  const lines = count === 1 ? "1 line" : `${count} lines`;
+  return `mcp-lint: warning: skipped ${lines} the server wrote to stdout that ${count === 1 ? "is not a JSON-RPC message" : "are not JSON-RPC messages"}, as MCP clients skip them (a stdio server should write its log to stderr)\n`;
 }
 
 function waitFor(done: () => boolean, ms: number): Promise<void> {

@@ -5,7 +5,7 @@ import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
 import type { LaunchedServer } from "./launch.js";
-import { BadMessageError, MessageTooLargeError } from "./lines.js";
+import { MessageTooLargeError } from "./lines.js";
 import { showProgress, startingText } from "./progress.js";
 import { firstLine, type OpenSession, readSession } from "./session.js";
 import { explainStderr } from "./stderr.js";
@@ -40,9 +40,12 @@ export async function openStdioSession(target: StdioTarget & Target, server: Lau
     const cause = transportError ?? error;
     let text: string;
     if (cause instanceof MessageTooLargeError) text = cause.message;
-    else if (cause instanceof BadMessageError) text = cause.describe(redact);
     else if (isTimeout(cause)) text = timeoutText(step, bound, clock.deadlineMs, startup);
     else text = describeStartError(cause, transport.exit, step) ?? redact(firstLine(cause));
+    const skipped = transport.skippedLines;
+    // A server that answers only with log lines: say so, or the timeout alone looks like silence.
+    if (skipped > 0 && isTimeout(cause))
+      text += `; it wrote ${skipped === 1 ? "1 line" : `${skipped} lines`} to stdout that ${skipped === 1 ? "was" : "were"} not JSON-RPC`;
     const stderr = explainStderr(server.stderrTail(), options.redactor);
     return stderr === "" ? text : `${text} (server stderr: ${stderr})`;
   };

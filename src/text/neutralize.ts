@@ -89,6 +89,17 @@ function escapeCodePoint(code: number): string {
   return `\\u{${code.toString(16).toUpperCase()}}`;
 }
 
+/** A colour or text-style sequence (SGR, with ESC [ or the one-character CSI). */
+const COLOUR = /(?:\x1b\[|\x9b)[0-9;:]*m/g;
+
+/**
+ * The text without its terminal colour sequences: a log line's colours carry no words, and escaped
+ * they read as noise (`\u{1B}[33mWARN`). Any other control sequence stays for neutralize to escape.
+ */
+export function withoutColour(text: string): string {
+  return text.replace(COLOUR, "");
+}
+
 /** Options for {@link neutralize}. */
 export interface NeutralizeOptions {
   /**
