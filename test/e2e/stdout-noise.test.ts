@@ -51,7 +51,10 @@ describe("a server that logs to stdout before and between messages", () => {
     const called = await proxied.client.callTool({ name: "get_weather", arguments: { city: "Oslo" } });
     expect(called.content).toEqual([{ type: "text", text: "Sunny in Oslo." }]);
     expect(await proxied.close()).toBe(0);
-    const warnings = proxied.stderr().split("\n").filter((line) => line.includes("not JSON-RPC messages"));
+    const warnings = proxied
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes("not JSON-RPC messages"));
     expect(warnings).toEqual([warning(written(count))]);
   });
 });
