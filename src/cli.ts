@@ -248,8 +248,9 @@ export async function main(args: readonly string[], output: Output): Promise<num
     });
   cli
     .command("wrap [...files]", "Put mcp-lint proxy --lock in front of every stdio server of client config files, locking each first")
-    .usage("wrap FILE... [--dry-run] [--include-remote] [--lock-dir DIR] [--npx] [--known-bad FILE]")
+    .usage("wrap FILE... [--dry-run] [--verbose] [--include-remote] [--lock-dir DIR] [--npx] [--known-bad FILE]")
     .option("--dry-run", "Print the changes as a diff; write nothing and start nothing")
+    .option("--verbose", "Also print each first lock's whole listing (every string the model reads, with its findings) on stderr")
     .option("--include-remote", "Also wrap remote (HTTP) servers")
     .option("--lock-dir <dir>", "Keep the locks here instead of next to each config (project) or in your config folder (user)")
     .option("--npx", "Write npx -y mcp-lint@<this version> instead of this node and mcp-lint by path (refused unless that version is on your npm registry)")
@@ -270,6 +271,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             npx: flag(options.npx, "--npx"),
             installed: flag(options.installed, "--installed"),
             knownBad: single(options.knownBad, "--known-bad"),
+            verbose: flag(options.verbose, "--verbose"),
             ...bounds(options),
             version,
           },

@@ -24,6 +24,7 @@ import {
   wrapText,
 } from "../proxy/wrap/plan.js";
 import { previewPatch, type Span } from "../proxy/wrap/preview.js";
+import { closingLine, describeServer, leftLine, type LockState, lockFacts, refusalText, type WrappedServer, wrappedLine } from "../proxy/wrap/report.js";
 import { loginStatus } from "../proxy/wrap/login.js";
 import { requirePublished } from "../proxy/wrap/published.js";
 import { makeRedactor } from "../text/redact.js";
@@ -47,6 +48,8 @@ export interface WrapFlags {
   timeoutMs: number;
   startupTimeoutMs: number;
   deadlineMs: number;
+  /** `--verbose`: also print each first lock's whole listing (on stderr), as `lock` prints it. */
+  verbose: boolean;
   version: string;
 }
 
@@ -93,29 +96,25 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       throw new UsageError(`${shown} has ${count} servers to wrap; wrap edits at most ${MAX_WRAP_SERVERS} per config file, so split it into smaller files`);
     }
     // Each server needs a lock first: one that had none is written now (or would be, in a dry run).
-    const lockEach = async <C extends { server: ConfigServer }>(
-      list: readonly C[],
-      ensure: (candidate: C, lock: string, flags: WrapFlags, output: Output) => Promise<Skipped | null>,
-    ) => {
+    const lockEach = async <C extends { server: ConfigServer }>(list: readonly C[], ensure: (candidate: C, lock: string) => Promise<Skipped | Locked>) => {
       const chosen: { candidate: C; lock: string }[] = [];
-      const unlockedNow = new Set<C>();
+      const locked = new Map<C, Locked>();
       for (const candidate of list) {
         const lock = lockPathFor(path, candidate.server, context, flags.lockDir);
-        if (!(await exists(lock))) unlockedNow.add(candidate);
-        const refused = await ensure(candidate, lock, flags, output);
-        if (refused === null) chosen.push({ candidate, lock });
-        else {
-          skipped.push(refused);
+        const outcome = await ensure(candidate, lock);
+        if ("reason" in outcome) {
+          skipped.push(outcome);
           exitCode = 1;
+        } else {
+          chosen.push({ candidate, lock });
+          locked.set(candidate, outcome);
         }
       }
-      return { chosen, unlockedNow };
+      return { chosen, locked };
     };
     const parsed = parseConfigText(text, path).value;
-    const { chosen: choices, unlockedNow: unlocked } = await lockEach(candidates, (candidate, lock, flags, output) =>
-      ensureLock(candidate, lock, flags, output, path, parsed),
-    );
-    const { chosen: remoteChoices, unlockedNow: unlockedRemote } = await lockEach(remotes, ensureRemoteLock);
+    const { chosen: choices, locked } = await lockEach(candidates, (candidate, lock) => ensureLock(candidate, lock, flags, output, path, parsed));
+    const { chosen: remoteChoices, locked: lockedRemote } = await lockEach(remotes, (candidate, lock) => ensureRemoteLock(candidate, lock, flags, output));
     let result: ReturnType<typeof wrapText>;
     try {
       result = wrapText(text, path, document.syntax, choices, flags.version, launcher, remoteChoices);
@@ -130,18 +129,39 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       ...remotes.flatMap((candidate) => candidate.headers.map(([, value]) => value)),
     ]);
     const edited = [...result.wrapped, ...result.wrappedRemote].map((choice) => choice.candidate.server);
-    await finish(path, read, result.text, flags.dryRun, output, { servers: edited, syntax: document.syntax, redact: (line) => secrets.text(line) });
+    const written = await finish(path, read, result.text, flags.dryRun, output, {
+      servers: edited,
+      syntax: document.syntax,
+      redact: (line) => secrets.text(line),
+    });
+    // One line per server, in the file's order; the first locks' listings only with --verbose.
+    const order = new Map(document.servers.map((server, index) => [server, index]));
+    const lines: { server: ConfigServer; text: string }[] = [];
+    const wrappedEntry = (server: ConfigServer, remote: boolean, lock: string, outcome: Locked | undefined, notes: string[]): WrappedServer => ({
+      server,
+      remote,
+      lock,
+      state: outcome?.state ?? "kept",
+      warnings: outcome?.warnings ?? 0,
+      notes,
+    });
     for (const choice of result.wrapped) {
-      const fresh = unlocked.has(choice.candidate) && !choice.candidate.server.disabled ? (flags.dryRun ? ", to be written first" : ", written now") : "";
-      output.out(`${flags.dryRun ? "would wrap" : "wrapped"} ${describe(choice.candidate.server)} (lock ${neutralize(choice.lock)}${fresh})\n`);
-      for (const note of candidateNotes(choice.candidate)) output.out(`  note: ${note}\n`);
+      const entry = wrappedEntry(choice.candidate.server, false, choice.lock, locked.get(choice.candidate), candidateNotes(choice.candidate));
+      lines.push({ server: entry.server, text: wrappedLine(entry, flags.dryRun, flags.verbose) });
     }
     for (const choice of result.wrappedRemote) {
-      const fresh = unlockedRemote.has(choice.candidate) ? (flags.dryRun ? ", to be written first" : ", written now") : "";
-      output.out(`${flags.dryRun ? "would wrap" : "wrapped"} remote ${describe(choice.candidate.server)} (lock ${neutralize(choice.lock)}${fresh})\n`);
+      const entry = wrappedEntry(choice.candidate.server, true, choice.lock, lockedRemote.get(choice.candidate), []);
+      lines.push({ server: entry.server, text: wrappedLine(entry, flags.dryRun, flags.verbose) });
     }
-    for (const entry of [...skipped, ...result.skipped]) output.out(`left ${describe(entry.server)} as it is: ${skipText(entry)}\n`);
-    if ([...skipped, ...result.skipped].some((entry) => !NOTHING_TO_DO.has(entry.reason))) exitCode = Math.max(exitCode, 1);
+    const left = [...skipped, ...result.skipped];
+    for (const entry of left) lines.push({ server: entry.server, text: leftLine(entry) });
+    lines.sort((a, b) => (order.get(a.server) ?? order.size) - (order.get(b.server) ?? order.size));
+    for (const line of lines) output.out(`${line.text}\n`);
+    const wrappedCount = result.wrapped.length + result.wrappedRemote.length;
+    output.out(
+      `${closingLine({ shown, backup: written ? `${basename(path)}${BACKUP_SUFFIX}` : null, wrapped: wrappedCount, total: document.servers.length, dryRun: flags.dryRun })}\n`,
+    );
+    if (left.some((entry) => !NOTHING_TO_DO.has(entry.reason))) exitCode = Math.max(exitCode, 1);
   }
   return exitCode;
 }
@@ -169,17 +189,23 @@ export async function runUnwrap(flags: UnwrapFlags, output: Output): Promise<num
       syntax: document.syntax,
       redact: (line) => secrets.text(line),
     });
-    for (const entry of result.unwrapped) output.out(`${flags.dryRun ? "would unwrap" : "unwrapped"} ${describe(entry.server)}\n`);
-    for (const entry of result.skipped) output.out(`left ${describe(entry.server)} as it is: ${skipText(entry)}\n`);
+    for (const entry of result.unwrapped) output.out(`${flags.dryRun ? "would unwrap" : "unwrapped"} ${describeServer(entry.server)}\n`);
+    for (const entry of result.skipped) output.out(`${leftLine(entry)}\n`);
     if (result.unwrapped.length === 0 && result.skipped.length === 0) output.out(`${shown}: nothing is wrapped\n`);
     if (result.skipped.length > 0) exitCode = 1;
   }
   return exitCode;
 }
 
+/** How a server's lock stands once it can be wrapped, and the warnings of a lock recorded now. */
+interface Locked {
+  state: LockState;
+  warnings: number;
+}
+
 /**
  * Make sure a server has a lock: an existing one is kept (and judged by the proxy at each start);
- * a missing one is written by `lock`. Null when the server can be wrapped; otherwise why not.
+ * a missing one is written by `lock`. How it stands when the server can be wrapped; otherwise why not.
  */
 async function ensureLock(
   candidate: WrapCandidate,
@@ -188,17 +214,20 @@ async function ensureLock(
   output: Output,
   configPath: string,
   parsed: unknown,
-): Promise<Skipped | null> {
+): Promise<Skipped | Locked> {
   const server = candidate.server;
   // A known-bad release is never wrapped (a dry run says so too): remove it from the config instead.
+  const caught = lockStderr(output, false);
+  let launchWarnings: number;
   try {
-    await lintOwnLaunch(candidate.argv, flags.knownBad, await import("../install/index.js"), output, { print: false });
+    const install = await import("../install/index.js");
+    const findings = await lintOwnLaunch(candidate.argv, flags.knownBad, install, { out: caught.err, err: caught.err }, { print: false });
+    launchWarnings = findings.filter((finding) => finding.severity !== "info").length;
   } catch (error) {
-    if (error instanceof KnownBadRefusal)
-      return { server, reason: "not_editable", detail: "it launches a known-bad release (see above); remove it from the config" };
+    if (error instanceof KnownBadRefusal) return { server, reason: "known_bad", ...caught.knownBad() };
     throw error;
   }
-  if (await exists(lock)) return null;
+  if (await exists(lock)) return { state: "kept", warnings: 0 };
   // Locked as the client launches it: its env, and every placeholder (in args too) resolved from
   // this environment as the client resolves it, so the first proxied session serves every tool.
   let job: LockJob;
@@ -213,20 +242,18 @@ async function ensureLock(
     };
   }
   // A disabled server is wrapped without starting it; the proxy refuses to start it until it is locked.
-  if (server.disabled || flags.dryRun) return null;
+  if (server.disabled) return { state: "disabled", warnings: 0 };
+  if (flags.dryRun) return { state: "to_write", warnings: 0 };
   await mkdir(dirname(lock), { recursive: true });
-  output.err(`mcp-lint: locking ${describe(server)} (${neutralize(lock)})\n`);
-  try {
-    return await lockWith(server, lock, flags, output, { command: job.launch, url: null, headerEnv: [], job });
-  } catch (error) {
-    if (error instanceof KnownBadRefusal) return { server, reason: "not_editable", detail: "it launches a known-bad release (see above)" };
-    throw error;
-  }
+  if (flags.verbose) output.err(`mcp-lint: locking ${describeServer(server)} (${neutralize(lock)})\n`);
+  return await lockWith(server, lock, flags, output, { command: job.launch, url: null, headerEnv: [], job }, launchWarnings);
 }
 
 /**
- * Record the lock of one server with `lock` (first lock, no --accept: hidden text still refuses),
- * its report on stderr. A refusal or a failure becomes the reason the server is not wrapped.
+ * Record the lock of one server with `lock` (first lock, no --accept: hidden text still refuses).
+ * Its report goes to stderr with --verbose and nowhere without; its JSON report gives the facts the
+ * server's one line states (what refused it, how many warnings). A refusal or a failure becomes the
+ * reason the server is not wrapped.
  */
 async function lockWith(
   server: Skipped["server"],
@@ -234,8 +261,11 @@ async function lockWith(
   flags: WrapFlags,
   output: Output,
   source: { command: string[]; url: string | null; headerEnv: string[]; job?: LockJob },
-): Promise<Skipped | null> {
-  const sub: Output = { out: output.err, err: output.err };
+  launchWarnings: number,
+): Promise<Skipped | Locked> {
+  const report: string[] = [];
+  const caught = lockStderr(output, flags.verbose);
+  const sub: Output = { out: (text) => report.push(text), err: caught.err };
   try {
     const code = await runLock(
       {
@@ -244,7 +274,7 @@ async function lockWith(
         check: false,
         accept: false,
         failOn: "warning",
-        json: null,
+        json: "-",
         passEnv: [],
         timeoutMs: flags.timeoutMs,
         startupTimeoutMs: flags.startupTimeoutMs,
@@ -256,8 +286,11 @@ async function lockWith(
       },
       sub,
     );
-    return code === 0 ? null : { server, reason: "not_editable", detail: "lock refused to record it (see above)" };
+    const facts = lockFacts(parseReport(report.join("")));
+    if (code === 0) return { state: "written", warnings: launchWarnings + facts.warnings };
+    return { server, reason: "lock_refused", detail: refusalText(facts, flags.verbose) };
   } catch (error) {
+    if (error instanceof KnownBadRefusal) return { server, reason: "known_bad", ...caught.knownBad() };
     if (error instanceof McpLintError) {
       const redact = sub.redact ?? ((value: string) => value);
       return { server, reason: "not_editable", detail: `it could not be locked: ${neutralize(redact(error.message))}` };
@@ -266,11 +299,41 @@ async function lockWith(
   }
 }
 
+/** `lock`'s JSON report, or null when it printed none (nothing then counts against the server). */
+function parseReport(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The line `lintOwnLaunch` writes when it refuses a known-bad launch. */
+const KNOWN_BAD_LINE = "mcp-lint: refusing to launch the server: ";
+
+/** Lines of `lock` that a server's one line states instead: the known-bad refusal, the S8 refusal, I1 warnings (counted). */
+const STATED_IN_LINE = [KNOWN_BAD_LINE, "mcp-lint: refusing to write ", "mcp-lint: warning: I1 "];
+
+/**
+ * Where `lock`'s stderr goes while wrap records a lock: all of it with --verbose. Without, the
+ * report is left out, and so is what the server's line states; any other `mcp-lint: ` line (a login
+ * to complete in the browser, a warning) still reaches the user. The known-bad refusal (already
+ * neutralized) is kept for the line.
+ */
+function lockStderr(output: Output, verbose: boolean): { err: (text: string) => void; knownBad: () => { detail?: string } } {
+  let message: string | null = null;
+  const err = (text: string) => {
+    if (text.startsWith(KNOWN_BAD_LINE)) message = text.slice(KNOWN_BAD_LINE.length).trimEnd();
+    if (verbose || (text.startsWith("mcp-lint: ") && !STATED_IN_LINE.some((line) => text.startsWith(line)))) output.err(text);
+  };
+  return { err, knownBad: () => (message === null ? {} : { detail: message }) };
+}
+
 /**
  * The same for a remote entry: its header values are handed to `lock` through variables of this
  * process for the one run (the values never reach the command line), then removed again.
  */
-async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags: WrapFlags, output: Output): Promise<Skipped | null> {
+async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags: WrapFlags, output: Output): Promise<Skipped | Locked> {
   const server = candidate.server;
   const headerEnv = candidate.headers.map(([name], index) => `${name}=${HEADER_VARIABLE_PREFIX}${index + 1}`);
   const values = Object.fromEntries(candidate.headers.map(([, value], index) => [`${HEADER_VARIABLE_PREFIX}${index + 1}`, value]));
@@ -294,7 +357,7 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
       };
     }
   }
-  if (await exists(lock)) return null;
+  if (await exists(lock)) return { state: "kept", warnings: 0 };
   if ([candidate.url, ...Object.values(values)].some((value) => value.includes("${"))) {
     return {
       server,
@@ -302,13 +365,14 @@ async function ensureRemoteLock(candidate: RemoteCandidate, lock: string, flags:
       detail: `its URL or headers use client variables (\${...}); lock it as the client connects (mcp-lint lock --lock ${neutralize(lock)} --url ...), then wrap again`,
     };
   }
-  if (server.disabled || flags.dryRun) return null;
+  if (server.disabled) return { state: "disabled", warnings: 0 };
+  if (flags.dryRun) return { state: "to_write", warnings: 0 };
   await mkdir(dirname(lock), { recursive: true });
-  output.err(`mcp-lint: locking remote ${describe(server)} (${neutralize(lock)})\n`);
+  if (flags.verbose) output.err(`mcp-lint: locking remote ${describeServer(server)} (${neutralize(lock)})\n`);
   const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
   Object.assign(process.env, values);
   try {
-    return await lockWith(server, lock, flags, output, { command: [], url: candidate.url, headerEnv });
+    return await lockWith(server, lock, flags, output, { command: [], url: candidate.url, headerEnv }, 0);
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
@@ -328,14 +392,15 @@ interface Preview {
  * Print the diff (dry run), or back the file up and write the new text. The file is read again
  * first: a client that saved it while servers were being locked (VS Code rewrites its settings on
  * its own) must not lose that edit, so a changed file is refused and left as it is. The backup
- * holds the bytes that were read; a byte order mark the file began with is written back.
+ * holds the bytes that were read; a byte order mark the file began with is written back. True when
+ * the file was written.
  */
-async function finish(path: string, read: ReadFile, after: string, dryRun: boolean, output: Output, preview: Preview): Promise<void> {
+async function finish(path: string, read: ReadFile, after: string, dryRun: boolean, output: Output, preview: Preview): Promise<boolean> {
   const before = read.text;
-  if (after === before) return;
+  if (after === before) return false;
   if (dryRun) {
     output.out(previewPatch(path, before, after, { before: entrySpans(before, preview), after: entrySpans(after, preview) }, preview.redact));
-    return;
+    return false;
   }
   const now = await readBytesIfExists(path);
   if (now === null || !now.bytes.equals(read.bytes)) {
@@ -347,6 +412,7 @@ async function finish(path: string, read: ReadFile, after: string, dryRun: boole
   const { mode } = await stat(path);
   await writeFileSafely(`${path}${BACKUP_SUFFIX}`, read.bytes, { mode: mode & 0o777 });
   await writeFileSafely(path, read.bom ? `\uFEFF${after}` : after, { mode: mode & 0o777 });
+  return true;
 }
 
 /** Where the edited entries sit in a JSON config (other syntaxes put each entry on lines of its own). */
@@ -377,36 +443,10 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-function describe(server: ConfigServer): string {
-  const scope = server.scope === null ? "" : ` (${neutralize(server.scope)})`;
-  return `server ${JSON.stringify(neutralize(server.name))}${scope}`;
-}
-
 function candidateNotes(candidate: WrapCandidate): string[] {
   const notes: string[] = [];
-  if (candidate.server.disabled)
-    notes.push("it is disabled and was not started, so it has no lock yet; lock it before enabling it, or the proxy will refuse to start it");
   if (candidate.envFile) notes.push("its envFile variables are not passed to the server by the proxy; add --pass-env NAME to its args for each one it needs");
   if (candidate.badEnvNames.length > 0)
     notes.push(`env names that are not variable names are not passed on: ${candidate.badEnvNames.map((name) => JSON.stringify(neutralize(name))).join(", ")}`);
   return notes;
-}
-
-function skipText(entry: Skipped): string {
-  switch (entry.reason) {
-    case "already_wrapped":
-      return "already wrapped";
-    case "remote":
-      return entry.detail ?? "a remote server (add --include-remote to wrap it)";
-    case "not_launched":
-      return "the client does not launch it (built in or an extension)";
-    case "shell_command":
-      return "its command is one string with spaces; split it into command and args first";
-    case "unreadable":
-      return `its entry could not be read (${entry.detail ?? "unknown"})`;
-    case "variables":
-      return entry.detail ?? "its launch uses client variables";
-    case "not_editable":
-      return entry.detail ?? "it could not be edited";
-  }
 }

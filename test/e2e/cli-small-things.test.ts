@@ -82,7 +82,9 @@ describe("discovery and wrap say what they did", () => {
     writeFileSync(remoteOnly, JSON.stringify({ mcpServers: { far: { type: "http", url: "https://example.com/mcp" } } }, null, 2));
     const nothing = await runCli(["wrap", remoteOnly], { cwd: dir });
     expect(nothing.code).toBe(0);
-    expect(nothing.stdout).toBe('left server "far" as it is: a remote server (add --include-remote to wrap it)\n');
+    expect(nothing.stdout).toBe(
+      `left server "far" as it is: a remote server (add --include-remote to wrap it)\n${remoteOnly}: 0 of 1 server wrapped now; the file is unchanged\n`,
+    );
 
     const unfilled = join(dir, "unfilled", ".mcp.json");
     mkdirSync(join(unfilled, ".."));

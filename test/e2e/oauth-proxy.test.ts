@@ -46,7 +46,9 @@ describe.skipIf(process.platform === "win32")("the proxy in front of a server be
     });
     expect(wrapped.code).toBe(0);
     const lock = join(locks, "claude-code", "weather.lock");
-    expect(wrapped.stdout).toBe(`wrapped remote server "weather" (lock ${lock}, written now)\n`);
+    expect(wrapped.stdout).toBe(
+      `wrapped remote server "weather" (lock ${lock}, written now)\n${config}: 1 of 1 server wrapped now; the file as it was is in .mcp.json.mcp-lint.bak\n`,
+    );
     expect(await seen(server)).toMatchObject({ authorize: 1 });
 
     const entry = (JSON.parse(readFileSync(config, "utf8")) as { mcpServers: { weather: { command: string; args: string[]; env?: Record<string, string> } } })

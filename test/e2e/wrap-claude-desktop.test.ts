@@ -32,8 +32,11 @@ describe.skipIf(process.platform === "win32")("a wrapped Claude Desktop config",
     const wrapped = await runCli(["wrap", config], { cwd: dir });
     expect(wrapped.code).toBe(0);
     const lock = join(dir, "mcp-lint-locks", "weather.lock");
-    expect(wrapped.stdout).toBe(`wrapped server "weather" (lock ${lock}, written now)\n`);
-    expect(wrapped.stderr).toContain(`mcp-lint: locking server "weather" (${lock})`);
+    // Issue 37 item 7: one line for the server and one for the file; the lock's listing only with --verbose.
+    expect(wrapped.stdout).toBe(
+      `wrapped server "weather" (lock ${lock}, written now)\n${config}: 1 of 1 server wrapped now; the file as it was is in claude_desktop_config.json.mcp-lint.bak\n`,
+    );
+    expect(wrapped.stderr).toBe("");
     expect(JSON.parse(readFileSync(lock, "utf8")).tools).toHaveProperty("get_weather");
 
     // Read the entry back as Claude Desktop does, and run exactly that.

@@ -58,8 +58,10 @@ describe("wrap and unwrap keep the config's bytes", () => {
     );
     const result = await runCli(["wrap", config], { cwd: dir });
     expect(result.code).toBe(2);
-    // The lock's own report comes first; the refusal is the last line, and nothing is a stack trace.
+    // The refusal is the one line (the lock's own report only shows with --verbose), and nothing is a stack trace.
+    expect(result.stdout).toBe("");
     const last = result.stderr.trimEnd().split("\n").at(-1) ?? "";
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(last).toMatch(/^mcp-lint: .*claude_desktop_config\.json changed while mcp-lint was working on it .*nothing was written/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     const now = JSON.parse(readFileSync(config, "utf8"));

@@ -24,7 +24,9 @@ describe.skipIf(process.platform === "win32")("wrap --include-remote", () => {
     expect(wrapped.stderr).not.toContain(token);
     expect(wrapped.code).toBe(0);
     const lock = join(locks, "claude-code", "weather.lock");
-    expect(wrapped.stdout).toBe(`wrapped remote server "weather" (lock ${lock}, written now)\n`);
+    expect(wrapped.stdout).toBe(
+      `wrapped remote server "weather" (lock ${lock}, written now)\n${config}: 1 of 1 server wrapped now; the file as it was is in .mcp.json.mcp-lint.bak\n`,
+    );
     expect(readFileSync(lock, "utf8")).not.toContain(token);
 
     const text = readFileSync(config, "utf8");

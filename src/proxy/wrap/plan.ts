@@ -19,8 +19,17 @@ import {
 import { applyEdits, EntryEditError, entryText, replaceEntryEdit, type Syntax, type TextEdit, unwrapEdits, wrapEdits } from "./edit.js";
 import { pushAll } from "../../arrays.js";
 
-/** Why an entry is left as it is. */
-export type SkipReason = "already_wrapped" | "remote" | "not_launched" | "shell_command" | "unreadable" | "variables" | "not_editable";
+/** Why an entry is left as it is (`known_bad` and `lock_refused` are decided when it is locked). */
+export type SkipReason =
+  | "already_wrapped"
+  | "remote"
+  | "not_launched"
+  | "shell_command"
+  | "unreadable"
+  | "variables"
+  | "known_bad"
+  | "lock_refused"
+  | "not_editable";
 
 /** A stdio entry `wrap` will wrap, once its lock exists. */
 export interface WrapCandidate {
