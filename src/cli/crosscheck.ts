@@ -154,7 +154,7 @@ export async function runCrosscheck(flags: CrosscheckFlags, output: Output): Pro
     const bin = bins.get(adapter.id) ?? findOnPath(adapter.bin);
     if (bin === null) {
       const reason = `${adapter.bin} is not on PATH (npm i -g ${adapter.npmPackage}@${adapter.testedVersion}, or --client-bin ${adapter.id}=PATH)`;
-      results.push({ ...base, version: null, status: "skipped", reason, shown: 0, ms: 0, findings: [] });
+      results.push({ ...base, version: null, status: "skipped", reason, shown: 0, ms: 0, refused: 0, findings: [] });
       continue;
     }
     output.err(`mcp-lint: crosscheck: running ${adapter.label}...\n`);
@@ -163,11 +163,12 @@ export async function runCrosscheck(flags: CrosscheckFlags, output: Output): Pro
       pidNamespace: target.kind !== "stdio" || target.pidNamespace !== false,
       redact,
       warn: output.err,
+      learnSecret: (secret) => redactor.learn([secret]),
     });
     if (capture.status === "failed") {
       const reason = redact(capture.reason);
       const failure: RenderFinding = { rule: "render-client-failed", severity: "error", tool: null, path: null, evidence: "failed", detail: { reason } };
-      results.push({ ...base, version: capture.version, status: "failed", reason, shown: 0, ms: capture.ms, findings: [failure] });
+      results.push({ ...base, version: capture.version, status: "failed", reason, shown: 0, ms: capture.ms, refused: capture.refused, findings: [failure] });
       continue;
     }
     const comparison = compareRendering(tools, capture.tools, (rendered, names) => adapter.serverToolName(rendered, SERVER_NAME, names), gated);
@@ -179,6 +180,7 @@ export async function runCrosscheck(flags: CrosscheckFlags, output: Output): Pro
       reason: null,
       shown: comparison.shown,
       ms: capture.ms,
+      refused: capture.refused,
       findings: comparison.findings,
     });
   }

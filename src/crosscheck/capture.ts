@@ -6,13 +6,14 @@ import { join } from "node:path";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ProcessGroupTransport } from "../connect/process-group.js";
 import { lastErrorLine, runContained } from "../connect/run-contained.js";
+import { keyMatches, newModelKey } from "./model-key.js";
 import { startRecorder } from "./recorder.js";
-import type { ClientAdapter, RecordedRequest, RenderedTool, ServerLaunch } from "./types.js";
+import type { ClientAdapter, ModelClientAdapter, RecordedRequest, RecorderReply, RenderedTool, ServerLaunch } from "./types.js";
 
-/** What one client run gave. */
+/** What one client run gave; `refused` counts requests to its model endpoint without the run's key. */
 export type Capture =
-  | { status: "captured"; tools: RenderedTool[]; version: string | null; ms: number }
-  | { status: "failed"; reason: string; version: string | null; ms: number };
+  | { status: "captured"; tools: RenderedTool[]; version: string | null; ms: number; refused: number }
+  | { status: "failed"; reason: string; version: string | null; ms: number; refused: number };
 
 /** Options of one capture. */
 export interface CaptureOptions {
@@ -24,6 +25,8 @@ export interface CaptureOptions {
   redact: (text: string) => string;
   /** Where the one warning of a launch without a namespace goes. */
   warn: (line: string) => void;
+  /** Told the run's model key before the client starts, so every output redacts it as a secret. */
+  learnSecret: (secret: string) => void;
 }
 
 /** Standard output kept from an output client (the Inspector's JSON); more is refused. */
@@ -59,6 +62,30 @@ export async function clientVersion(
   return match === null ? null : match[0];
 }
 
+/**
+ * What the model endpoint does with a request that carried the run's key: the first that carries
+ * any of the server's tools is the capture, handed to `onCapture` once; nothing after it is looked
+ * at. Every request is answered as the adapter says, so the client ends its turn by itself.
+ */
+export function modelTurns(adapter: ModelClientAdapter, serverName: string, onCapture: (tools: RenderedTool[]) => void) {
+  let captured = false;
+  let sawModelRequest = false;
+  return {
+    take(request: RecordedRequest): RecorderReply {
+      if (!captured) {
+        const tools = adapter.toolsIn(request, serverName);
+        if (tools !== null && tools.length > 0) {
+          captured = true;
+          onCapture(tools);
+        } else if (adapter.modelRequest(request)) sawModelRequest = true;
+      }
+      return adapter.reply(request);
+    },
+    /** Whether a conversation turn without the server's tools came before any capture. */
+    sawModelRequest: () => sawModelRequest,
+  };
+}
+
 /** Run `adapter`'s client once against `server` and capture what it renders. Never throws for a client failure. */
 export async function captureClient(adapter: ClientAdapter, bin: string, server: ServerLaunch, serverName: string, options: CaptureOptions): Promise<Capture> {
   const started = Date.now();
@@ -85,16 +112,18 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
     const outcome = new Promise<{ tools: RenderedTool[] } | { reason: string }>((resolve) => {
       settle = resolve;
     });
-    let sawModelRequest = false;
+    let sawModelRequest = () => false;
+    let modelKey: string | null = null;
     if (adapter.kind === "model") {
-      recorder = await startRecorder((request: RecordedRequest) => {
-        const tools = adapter.toolsIn(request, serverName);
-        if (tools !== null && tools.length > 0) settle({ tools });
-        else if (adapter.modelRequest(request)) sawModelRequest = true;
-        return adapter.reply(request);
-      });
+      const key = newModelKey();
+      modelKey = key;
+      options.learnSecret(key);
+      const turns = modelTurns(adapter, serverName, (tools) => settle({ tools }));
+      sawModelRequest = turns.sawModelRequest;
+      recorder = await startRecorder({ admits: (head) => keyMatches(adapter.keyIn(head), key), refusal: (head) => adapter.refusal(head) }, turns.take);
     }
-    const launch = await adapter.prepare({ scratch, bin, server, serverName, modelUrl: recorder?.url ?? null, baseEnv });
+    const refused = () => recorder?.refused() ?? 0;
+    const launch = await adapter.prepare({ scratch, bin, server, serverName, modelUrl: recorder?.url ?? null, modelKey, baseEnv });
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderrTail = "";
@@ -127,7 +156,7 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
         return;
       }
       // Requests still in flight when the process ended have been answered by now.
-      if (sawModelRequest) settle({ tools: [] });
+      if (sawModelRequest()) settle({ tools: [] });
       else settle({ reason: withTail(`ended (${exitText(running)}) before it asked its model`, stderrTail, options.redact) });
     };
     try {
@@ -135,7 +164,8 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       await versionAsked;
-      return { status: "failed", reason: `could not start ${bin}${typeof code === "string" ? ` (${code})` : ""}`, version, ms: Date.now() - started };
+      const reason = `could not start ${bin}${typeof code === "string" ? ` (${code})` : ""}`;
+      return { status: "failed", reason, version, ms: Date.now() - started, refused: refused() };
     }
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<{ reason: string }>((resolve) => {
@@ -148,7 +178,9 @@ export async function captureClient(adapter: ClientAdapter, bin: string, server:
     clearTimeout(timer);
     await versionAsked;
     const ms = Date.now() - started;
-    return "tools" in result ? { status: "captured", tools: result.tools, version, ms } : { status: "failed", reason: result.reason, version, ms };
+    return "tools" in result
+      ? { status: "captured", tools: result.tools, version, ms, refused: refused() }
+      : { status: "failed", reason: result.reason, version, ms, refused: refused() };
   } finally {
     await versionAsked;
     await transport?.close();

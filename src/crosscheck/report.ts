@@ -4,7 +4,7 @@ import { type Severity, SEVERITIES, severityRank } from "../lock/kinds.js";
 import type { FailOn } from "../lock/engine.js";
 import type { LintReportItem } from "../report/lint-report.js";
 import { type TerminalStyle, PLAIN_STYLE, paint } from "../report/style.js";
-import { capDisplay, neutralize } from "../text/neutralize.js";
+import { capDisplay, neutralize, showNameCapped } from "../text/neutralize.js";
 import { plural } from "../numbers.js";
 import { type BaselineEntry, baselineable, entryKey, entryOf } from "./baseline.js";
 import type { RenderFinding } from "./compare.js";
@@ -34,6 +34,8 @@ export interface ClientResult {
   total: number;
   items: CrosscheckItem[];
   ms: number;
+  /** Requests to its model endpoint refused for want of the run's key: another process posted to it. */
+  refused: number;
 }
 
 /** The whole report. */
@@ -166,7 +168,75 @@ function countsText(counts: Record<Severity, number>): string {
   return parts.length === 0 ? "no differences" : parts.join(", ");
 }
 
-/** The terminal report; items below `minSeverity` are counted, not listed. */
+/** A finding as the terminal shows it: once for every tool and client it applies to alike. */
+export interface FindingGroup {
+  rule: RenderFinding["rule"];
+  severity: Severity;
+  /** Server tools it applies to, in report order, each once; empty for a finding about a whole client run. */
+  tools: string[];
+  /** Labels of the clients it applies to, in report order. */
+  clients: string[];
+  /** The sentence, with the clients as its subject (server text neutralized). */
+  message: string;
+}
+
+/**
+ * The unacknowledged findings at or above `minSeverity`, alike ones as one group: the same rule,
+ * severity and evidence, and the same sentence once the client's name is taken out. The most
+ * severe come first, then in the order they were found. `hidden` counts the findings below the floor.
+ */
+export function groupFindings(report: CrosscheckReport, minSeverity: Severity = "info"): { groups: FindingGroup[]; hidden: number } {
+  const floor = severityRank(minSeverity);
+  const byKey = new Map<string, { group: FindingGroup; sample: CrosscheckItem }>();
+  let hidden = 0;
+  for (const client of report.clients) {
+    for (const item of client.items) {
+      if (item.acknowledged) continue;
+      if (severityRank(item.severity) < floor) {
+        hidden++;
+        continue;
+      }
+      const key = JSON.stringify([item.rule, item.severity, item.evidence, item.tool === null, crosscheckMessage(item, "")]);
+      let entry = byKey.get(key);
+      if (entry === undefined) {
+        entry = { group: { rule: item.rule, severity: item.severity, tools: [], clients: [], message: "" }, sample: item };
+        byKey.set(key, entry);
+      }
+      if (item.tool !== null && !entry.group.tools.includes(item.tool)) entry.group.tools.push(item.tool);
+      if (!entry.group.clients.includes(client.label)) entry.group.clients.push(client.label);
+    }
+  }
+  const groups = [...byKey.values()].map(({ group, sample }) => ({ ...group, message: crosscheckMessage(sample, clientsSubject(group.clients)) }));
+  // A stable sort: equal severities keep the order they were found in.
+  groups.sort((left, right) => severityRank(right.severity) - severityRank(left.severity));
+  return { groups, hidden };
+}
+
+/** `Codex`, or `Each of Claude Code and Codex`: every message is written for one client as its subject. */
+function clientsSubject(labels: readonly string[]): string {
+  if (labels.length <= 1) return labels[0] ?? "";
+  return `Each of ${labels.slice(0, -1).join(", ")} and ${labels[labels.length - 1]}`;
+}
+
+/** Tool names a grouped line lists before `and N more` (--json has every one). */
+const TOOLS_LISTED = 5;
+/** Longest tool name shown (a valid MCP name's most); a longer one is shown by its head, tail and a digest. */
+const MAX_TOOL_SHOWN = 128;
+
+/** What a group line starts with: `search: `, `14 tools (a, b, c, d, e and 9 more): `, or nothing for a whole client run. */
+function toolsPrefix(tools: readonly string[]): string {
+  if (tools.length === 0) return "";
+  const shown = tools.slice(0, TOOLS_LISTED).map((tool) => showNameCapped(tool, MAX_TOOL_SHOWN));
+  if (tools.length === 1) return `${shown[0]}: `;
+  const more = tools.length - shown.length;
+  return `${plural(tools.length, "tool")} (${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}): `;
+}
+
+/**
+ * The terminal report: one line per client, then one line per distinct finding naming the tools
+ * and clients it applies to (--json keeps one entry per tool and client). Findings below
+ * `minSeverity` are counted, not listed.
+ */
 export function renderCrosscheckTerminal(report: CrosscheckReport, style: TerminalStyle = PLAIN_STYLE, minSeverity: Severity = "info"): string {
   const lines: string[] = [];
   const name = report.server.name === null ? "the server" : neutralize(capDisplay(report.server.name, 80));
@@ -180,37 +250,17 @@ export function renderCrosscheckTerminal(report: CrosscheckReport, style: Termin
         `  ${paint(style, COLOUR[item.severity], MARKER[item.severity])} ${item.tool === null ? "" : `${neutralize(capDisplay(item.tool, 80))}: `}${item.message} [${item.rule}]`,
       );
   }
-  const floor = severityRank(minSeverity);
-  for (const client of report.clients) {
-    const version = client.version === null ? "" : ` ${client.version}`;
-    lines.push("");
-    if (client.status === "skipped") {
-      lines.push(`${paint(style, "bold", client.label)}: skipped, ${client.reason ?? "not available"}`);
-      continue;
-    }
-    const open: Record<Severity, number> = { info: 0, warning: 0, error: 0 };
-    let acknowledged = 0;
-    for (const item of client.items) {
-      if (item.acknowledged) acknowledged++;
-      else open[item.severity]++;
-    }
-    const head =
-      client.status === "failed"
-        ? `${paint(style, "bold", `${client.label}${version}`)}: did not run to the end`
-        : `${paint(style, "bold", `${client.label}${version}`)}: ${client.shown} of ${plural(client.total, "tool")} shown, ${countsText(open)}${acknowledged > 0 ? ` (${acknowledged} more in the baseline)` : ""}`;
-    const tested = client.version !== null && client.version !== client.testedVersion ? ` [tested with ${client.testedVersion}]` : "";
-    lines.push(`${head}${tested} (${(client.ms / 1000).toFixed(1)} s)`);
-    let hidden = 0;
-    for (const item of client.items) {
-      if (item.acknowledged) continue;
-      if (severityRank(item.severity) < floor) {
-        hidden++;
-        continue;
-      }
-      const tool = item.tool === null ? "" : `${neutralize(capDisplay(item.tool, 80))}: `;
-      lines.push(`  ${paint(style, COLOUR[item.severity], MARKER[item.severity])} ${tool}${item.message} [${item.rule}]`);
-    }
-    if (hidden > 0) lines.push(`  (${plural(hidden, "finding")} below ${minSeverity} not shown)`);
+  if (report.clients.length > 0) lines.push("");
+  for (const client of report.clients) lines.push(clientLine(client, style));
+  const { groups, hidden } = groupFindings(report, minSeverity);
+  if (groups.length > 0) {
+    lines.push("", `${plural(groups.length, "distinct finding")} (--json lists each tool and client on its own):`);
+    for (const group of groups)
+      lines.push(`  ${paint(style, COLOUR[group.severity], MARKER[group.severity])} ${toolsPrefix(group.tools)}${group.message} [${group.rule}]`);
+  }
+  if (hidden > 0) {
+    if (groups.length === 0) lines.push("");
+    lines.push(`${groups.length > 0 ? "  " : ""}(${plural(hidden, "finding")} below ${minSeverity} not shown)`);
   }
   if (report.stale.length > 0) {
     lines.push("", `baseline: ${plural(report.stale.length, "entry", "entries")} no longer found (run --update-baseline to drop them)`);
@@ -221,6 +271,26 @@ export function renderCrosscheckTerminal(report: CrosscheckReport, style: Termin
     `summary: ${countsText(report.counts)} across ${plural(report.clients.length - skipped, "client")}${skipped > 0 ? `, ${skipped} skipped` : ""}`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** A client's one line: its version, what it showed, its open findings by severity, its time. */
+function clientLine(client: ClientResult, style: TerminalStyle): string {
+  if (client.status === "skipped") return `${paint(style, "bold", client.label)}: skipped, ${client.reason ?? "not available"}`;
+  const version = client.version === null ? "" : ` ${client.version}`;
+  const open: Record<Severity, number> = { info: 0, warning: 0, error: 0 };
+  let acknowledged = 0;
+  for (const item of client.items) {
+    if (item.acknowledged) acknowledged++;
+    else open[item.severity]++;
+  }
+  const label = paint(style, "bold", `${client.label}${version}`);
+  const head =
+    client.status === "failed"
+      ? `${label}: did not run to the end`
+      : `${label}: ${client.shown} of ${plural(client.total, "tool")} shown, ${countsText(open)}${acknowledged > 0 ? ` (${acknowledged} more in the baseline)` : ""}`;
+  const tested = client.version !== null && client.version !== client.testedVersion ? ` [tested with ${client.testedVersion}]` : "";
+  const refused = client.refused > 0 ? `; its model endpoint refused ${plural(client.refused, "request")} without the run's key` : "";
+  return `${head}${tested}${refused} (${(client.ms / 1000).toFixed(1)} s)`;
 }
 
 /** The JSON report (`--json`). */
@@ -245,6 +315,8 @@ export function crosscheckJson(report: CrosscheckReport): Record<string, unknown
       shown: client.shown,
       total: client.total,
       ms: client.ms,
+      // Requests to the client's model endpoint without the run's key: refused, never read.
+      refused: client.refused,
       // Where comparison stopped at its depth or size bound, so the rest of that schema was not compared.
       limited: report.limited.filter((place) => place.client === client.id).map(({ tool, path }) => ({ tool, path })),
       findings: client.items.map((item) => ({

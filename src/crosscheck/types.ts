@@ -5,13 +5,17 @@ export type ServerLaunch =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string> }
   | { kind: "http"; url: string; headers: [name: string, value: string][] };
 
-/** One request a client sent to the loopback model endpoint. */
-export interface RecordedRequest {
+/** What the loopback model endpoint knows of a request before it reads the body: enough to tell whether it carries the run's key. */
+export interface RequestHead {
   method: string;
   /** Path and query as sent (`/v1/messages?beta=true`). */
   path: string;
   /** Header names in lower case. */
   headers: Record<string, string>;
+}
+
+/** One request a client sent to the loopback model endpoint (with the run's key: no other is read). */
+export interface RecordedRequest extends RequestHead {
   /** The body parsed as JSON, or null when it was not JSON. */
   body: unknown;
 }
@@ -55,6 +59,11 @@ export interface PrepareInput {
   serverName: string;
   /** The loopback model endpoint, `http://127.0.0.1:PORT` (no trailing slash); null for a client that calls no model. */
   modelUrl: string | null;
+  /**
+   * The key of this run, for the client to send as its API key: the endpoint refuses every request
+   * without it. Given to the client alone (never to the server it starts); null with `modelUrl`.
+   */
+  modelKey: string | null;
   /** PATH and the few variables every launch keeps (the launch allowlist). */
   baseEnv: Record<string, string>;
 }
@@ -76,9 +85,16 @@ interface ClientAdapterBase {
   serverToolName(rendered: string, serverName: string, serverTools: readonly string[]): string | null;
 }
 
-/** A client that talks to a model: its tools are read from the first request that carries the server's tools. */
+/**
+ * A client that talks to a model. Only requests that carry the run's key where this client's API
+ * puts it are read; the first of those that carries any of the server's tools is the capture.
+ */
 export interface ModelClientAdapter extends ClientAdapterBase {
   kind: "model";
+  /** The API key a request presents, read where this client's API sends it (`x-api-key`, `Authorization: Bearer`), or null. */
+  keyIn(request: RequestHead): string | null;
+  /** The API's own answer to a request without a valid key (a 401 in its error shape), so a client would stop rather than retry. */
+  refusal(request: RequestHead): RecorderReply;
   /** The reply to a request: whatever makes the client carry on (or stop) without a real model. */
   reply(request: RecordedRequest): RecorderReply;
   /** The server's tools this request carries, or null when it carries none of them (keep waiting). */

@@ -104,6 +104,8 @@ export interface JsonClient {
   shown: number;
   total: number;
   version: string | null;
+  /** Requests to its model endpoint refused for want of the run's key. */
+  refused: number;
   findings: { rule: string; severity: string; tool: string | null; path: string | null; evidence: string; acknowledged: boolean; message: string }[];
 }
 

@@ -1,6 +1,8 @@
 // crosscheck against clients that misbehave: a stand-in for Claude Code (fixtures/crosscheck/fake-client.mjs)
 // that hangs, floods its output, leaves a grandchild behind, sends a huge body, reports what it was
-// given, or shows hostile text. The run must stay bounded, clean up, and keep secrets and escapes out.
+// given, shows hostile text or leaks its API key; and against a local process that forges what the
+// client showed its model. The run must stay bounded, clean up, and keep secrets and escapes out.
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import { repo, runCli, tempDir } from "./helpers.js";
 const catalog = join(repo, "test/fixtures/servers/catalog.mjs");
 const twoTools = join(repo, "test/fixtures/crosscheck/two-tools.json");
 const fake = join(repo, "test/fixtures/crosscheck/fake-client.mjs");
+const forger = join(repo, "test/fixtures/crosscheck/forger.mjs");
 
 /** A one-line executable that runs the fake client in `mode`, as `--client-bin claude-code=...` takes it. */
 function fakeBin(mode: string, extra = "-"): string {
@@ -18,8 +21,7 @@ function fakeBin(mode: string, extra = "-"): string {
   return path;
 }
 
-async function crosscheck(mode: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, extra = "-") {
-  const dir = tempDir();
+async function crosscheck(mode: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, extra = "-", dir = tempDir()) {
   const json = join(dir, "report.json");
   // A temporary folder of this run's own: the scratch folders crosscheck makes go there, and must be gone after.
   const scratch = join(dir, "tmp");
@@ -100,6 +102,70 @@ describe("crosscheck against a hostile client", () => {
         expect(text).not.toMatch(/[\u001b\u0007\u202e]/);
       }
     }
+  }, 60_000);
+});
+
+/** Run `node forger.mjs`: it finds the crosscheck whose command line holds `marker`, posts to its endpoint, prints the attempts. */
+function runForger(marker: string, goFile: string): Promise<{ origin: string; shape: string; credential: string; status: number | null; body: string }[]> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [forger, marker, twoTools, goFile], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+    });
+    child.on("error", fail);
+    child.on("close", () => done(JSON.parse(out)));
+  });
+}
+
+describe("crosscheck's model endpoint against forgery (issue 37, item 6)", () => {
+  // Regression: the endpoint took any local request, so a process that never ran the client posted a copy of
+  // tools/list and crosscheck reported it as what the client showed its model ("no differences", exit 0).
+  it("a plain separate process that finds the endpoint and posts a forged copy first is refused; the client's own request is the capture", async () => {
+    const dir = tempDir();
+    const goFile = join(dir, "forged");
+    // The client waits for the forger's posts, so the forged copy reaches the endpoint first.
+    const [run, attempts] = await Promise.all([crosscheck("wait", [], {}, goFile, dir), runForger(dir, goFile)]);
+    expect(attempts.length).toBe(6);
+    for (const attempt of attempts) expect(attempt.status, JSON.stringify(attempt)).toBe(401);
+    const anthropic = attempts.filter((attempt) => attempt.shape === "anthropic").map((attempt) => JSON.parse(attempt.body));
+    for (const body of anthropic) expect(body).toEqual({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+    expect(run.client?.status, run.stdout).toBe("compared");
+    expect(run.client?.shown).toBe(2);
+    expect(run.client?.findings).toEqual([]);
+    expect(run.client?.refused).toBe(6);
+    expect(run.stdout).toMatch(/: 2 of 2 tools shown, no differences; its model endpoint refused 6 requests without the run's key \(/);
+    expect(`${run.stdout}${JSON.stringify(run.report)}`).not.toContain("Forged copy");
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  it("the run's key is new each run and appears in no output, report or file that stays, even when the client echoes it", async () => {
+    const keys: string[] = [];
+    for (const mode of ["leak", "leak-exit"]) {
+      const dir = tempDir();
+      const keyFile = join(dir, "key");
+      const run = await crosscheck(
+        mode,
+        ["--sarif", join(dir, "report.sarif"), "--baseline", join(dir, "baseline.json"), "--update-baseline"],
+        {},
+        keyFile,
+        dir,
+      );
+      const key = readFileSync(keyFile, "utf8");
+      expect(key).toMatch(/^mcp-lint-[0-9a-f]{64}$/);
+      keys.push(key);
+      expect(run.report, run.stderr).not.toBeNull();
+      const kept = readdirSync(dir)
+        .filter((name) => name !== "key")
+        .map((name) => join(dir, name))
+        .filter((path) => !path.endsWith("tmp"))
+        .map((path) => readFileSync(path, "utf8"));
+      for (const text of [run.stdout, run.stderr, ...kept]) expect(text).not.toContain(key);
+      // The client did echo it: where it would have shown, it is redacted.
+      expect(`${run.stdout}${JSON.stringify(run.report)}`).toContain("[redacted]");
+      expect(run.leftover).toEqual([]);
+    }
+    expect(keys[0]).not.toBe(keys[1]);
   }, 60_000);
 });
 

@@ -26,7 +26,15 @@ export function claudeLiteral(value: string): string {
   return value.replaceAll("${", `\${${DOLLAR_VAR}}{`);
 }
 
-/** The MCP config for `--mcp-config`: values as `${VAR}` references Claude Code expands from its own environment. */
+/** The variable Claude Code reads its API key from: the run's model key travels in it. */
+const KEY_VAR = "ANTHROPIC_API_KEY";
+
+/**
+ * The MCP config for `--mcp-config`: values as `${VAR}` references Claude Code expands from its own
+ * environment. Claude Code starts a stdio server with its own whole environment under the config's
+ * `env`, so the config sets ANTHROPIC_API_KEY empty there (unless the server is given one of its own):
+ * the run's key is the client's, and a server holding it could post to the model endpoint as the client.
+ */
 export function claudeMcpConfig(input: Pick<PrepareInput, "server" | "serverName">): { config: unknown; env: Record<string, string> } {
   const env: Record<string, string> = { [DOLLAR_VAR]: "$" };
   const { server } = input;
@@ -37,6 +45,7 @@ export function claudeMcpConfig(input: Pick<PrepareInput, "server" | "serverName
       env[carrier("ENV", index)] = value;
       serverEnv[name] = `\${${carrier("ENV", index)}}`;
     });
+    if (!Object.hasOwn(serverEnv, KEY_VAR)) serverEnv[KEY_VAR] = "";
     entry = { type: "stdio", command: claudeLiteral(server.command), args: server.args.map(claudeLiteral), env: serverEnv };
   } else {
     const headers: Record<string, string> = {};
@@ -67,7 +76,8 @@ async function prepare(input: PrepareInput): Promise<ClientLaunch> {
       HOME: home,
       CLAUDE_CONFIG_DIR: configDir,
       ANTHROPIC_BASE_URL: input.modelUrl ?? "http://127.0.0.1:9",
-      ANTHROPIC_API_KEY: "sk-ant-mcp-lint-dummy",
+      // Sent as `x-api-key` on every request; the endpoint reads nothing without it.
+      [KEY_VAR]: input.modelKey ?? "",
       // Every tool's schema in the first request, not a search tool that loads them on demand.
       ENABLE_TOOL_SEARCH: "false",
       // A server started with npx may take long; crosscheck bounds the whole run itself.
@@ -134,6 +144,12 @@ function reply(request: RecordedRequest): RecorderReply {
   };
 }
 
+/** Anthropic's answer to a request without a valid key. */
+function refusal(): RecorderReply {
+  const body = { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } };
+  return { status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+}
+
 function isMessages(request: RecordedRequest): boolean {
   return request.method === "POST" && /^\/v1\/messages(\?|$)/.test(request.path);
 }
@@ -165,6 +181,9 @@ export const claudeCode: ModelClientAdapter = {
   npmPackage: "@anthropic-ai/claude-code",
   testedVersion: "2.1.332",
   prepare,
+  // The Anthropic SDK sends an API key as `x-api-key` (a bearer token is ANTHROPIC_AUTH_TOKEN's, not set here).
+  keyIn: (request) => request.headers["x-api-key"] ?? null,
+  refusal,
   reply,
   modelRequest,
   toolsIn,

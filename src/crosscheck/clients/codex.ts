@@ -5,10 +5,11 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { isJsonObject, ownField } from "../../json/value.js";
+import { bearerToken } from "../model-key.js";
 import { carrier } from "./names.js";
 import type { ClientLaunch, ModelClientAdapter, PrepareInput, RecordedRequest, RecorderReply, RenderedTool } from "../types.js";
 
-/** The provider id and the variable its dummy key travels in (`env_key`): no login, no `auth.json`. */
+/** The provider id and the variable the run's model key travels in (`env_key`): no login, no `auth.json`; Codex gives a server no variable of its own but HOME, PATH and the like. */
 const PROVIDER = "mcp-lint";
 const KEY_VAR = "MCP_LINT_API_KEY";
 /**
@@ -160,8 +161,15 @@ async function prepare(input: PrepareInput): Promise<ClientLaunch> {
     // Codex reads stdin to its end before the first request when stdin is not a terminal: start it with stdin closed.
     args: ["exec", "--skip-git-repo-check", "--ephemeral", "--sandbox", "read-only", "--color", "never", "Say ok."],
     cwd,
-    env: { ...input.baseEnv, ...env, HOME: home, CODEX_HOME: codexHome, [KEY_VAR]: "sk-mcp-lint-dummy" },
+    // Sent as `Authorization: Bearer` on every request; the endpoint reads nothing without it.
+    env: { ...input.baseEnv, ...env, HOME: home, CODEX_HOME: codexHome, [KEY_VAR]: input.modelKey ?? "" },
   };
+}
+
+/** OpenAI's answer to a request without a valid key. */
+function refusal(): RecorderReply {
+  const body = { error: { message: "Incorrect API key provided.", type: "invalid_request_error", param: null, code: "invalid_api_key" } };
+  return { status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
 }
 
 function isResponses(request: RecordedRequest): boolean {
@@ -268,6 +276,8 @@ export const codex: ModelClientAdapter = {
   npmPackage: "@openai/codex",
   testedVersion: "0.171.0",
   prepare,
+  keyIn: (request) => bearerToken(request.headers.authorization),
+  refusal,
   reply,
   modelRequest,
   toolsIn,

@@ -53,7 +53,15 @@ export function expandedLiteral(value: string): string {
   return value.replaceAll("$", "\\$");
 }
 
-/** The user settings file: the server under `serverName`, Gemini API key auth, nothing that calls home. */
+/** The variable Gemini CLI reads its API key from: the run's model key travels in it. */
+const KEY_VAR = "GEMINI_API_KEY";
+
+/**
+ * The user settings file: the server under `serverName`, Gemini API key auth, nothing that calls
+ * home. Gemini CLI 0.61.0 leaves variables named like keys out of a stdio server's environment;
+ * the entry sets GEMINI_API_KEY empty as well (unless the server is given one of its own), so the
+ * run's key stays the client's whatever a later release passes on.
+ */
 export function geminiSettings(input: Pick<PrepareInput, "server" | "serverName">): { settings: unknown; env: Record<string, string> } {
   const env: Record<string, string> = {};
   const { server } = input;
@@ -64,6 +72,7 @@ export function geminiSettings(input: Pick<PrepareInput, "server" | "serverName"
       env[carrier("ENV", index)] = expandedLiteral(value);
       serverEnv[name] = `\${${carrier("ENV", index)}}`;
     });
+    if (!Object.hasOwn(serverEnv, KEY_VAR)) serverEnv[KEY_VAR] = "";
     // `trust`: a headless run denies every tool no policy rule allows, so an untrusted server's tools never reach the model.
     entry = { command: settingsLiteral(server.command), args: server.args.map(settingsLiteral), env: serverEnv, trust: true };
   } else {
@@ -109,7 +118,8 @@ async function prepare(input: PrepareInput): Promise<ClientLaunch> {
       // Not /etc/gemini-cli: the system settings and defaults files would override ours.
       GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(input.scratch, "system-settings.json"),
       GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(input.scratch, "system-defaults.json"),
-      GEMINI_API_KEY: "mcp-lint-dummy-key",
+      // Sent as `x-goog-api-key` on every request; the endpoint reads nothing without it.
+      [KEY_VAR]: input.modelKey ?? "",
       GOOGLE_GEMINI_BASE_URL: input.modelUrl ?? "http://127.0.0.1:9",
       // One process instead of a launcher that re-spawns node with a larger heap.
       GEMINI_CLI_NO_RELAUNCH: "true",
@@ -128,6 +138,11 @@ function generateKind(request: RecordedRequest): string | null {
 
 function json(status: number, value: unknown): RecorderReply {
   return { status, headers: { "content-type": "application/json" }, body: JSON.stringify(value) };
+}
+
+/** The Gemini API's answer to a request without a valid key. */
+function refusal(): RecorderReply {
+  return json(401, { error: { code: 401, message: "API key not valid. Please pass a valid API key.", status: "UNAUTHENTICATED" } });
 }
 
 /**
@@ -194,6 +209,9 @@ export const geminiCli: ModelClientAdapter = {
   npmPackage: "@google/gemini-cli",
   testedVersion: "0.61.0",
   prepare,
+  // The Gen AI SDK sends an API key as `x-goog-api-key`, not in the query.
+  keyIn: (request) => request.headers["x-goog-api-key"] ?? null,
+  refusal,
   reply,
   modelRequest,
   toolsIn,

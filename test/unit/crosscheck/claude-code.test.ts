@@ -1,4 +1,7 @@
 // The Claude Code adapter's pure parts: the MCP config it writes, name mapping, what it reads from a request, its reply.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeCode, claudeLiteral, claudeMcpConfig, claudeNamePart } from "../../../src/crosscheck/clients/claude-code.js";
 import type { RecordedRequest } from "../../../src/crosscheck/types.js";
@@ -22,8 +25,40 @@ describe("claude-code adapter", () => {
     const stdio = claudeMcpConfig({ serverName: "target", server: { kind: "stdio", command: "node", args: ["a ${HOME} b"], env: { TOKEN: "t0ken-value" } } });
     expect(JSON.stringify(stdio.config)).not.toContain("t0ken-value");
     expect(stdio.config).toEqual({
-      mcpServers: { target: { type: "stdio", command: "node", args: ["a ${MCP_LINT_DOLLAR}{HOME} b"], env: { TOKEN: "${MCP_LINT_ENV_0}" } } },
+      mcpServers: {
+        target: { type: "stdio", command: "node", args: ["a ${MCP_LINT_DOLLAR}{HOME} b"], env: { TOKEN: "${MCP_LINT_ENV_0}", ANTHROPIC_API_KEY: "" } },
+      },
     });
+  });
+
+  // Regression (issue 37, item 6): Claude Code starts a stdio server with its own whole environment, the API key
+  // included, so a server under test could post a forged tools copy to the model endpoint with the run's key.
+  it("sets the stdio server's ANTHROPIC_API_KEY empty, so the run's key stays the client's; a key of the server's own is kept", () => {
+    const plain = claudeMcpConfig({ serverName: "target", server: { kind: "stdio", command: "srv", args: [], env: {} } });
+    expect(plain.config).toEqual({ mcpServers: { target: { type: "stdio", command: "srv", args: [], env: { ANTHROPIC_API_KEY: "" } } } });
+    const own = claudeMcpConfig({ serverName: "target", server: { kind: "stdio", command: "srv", args: [], env: { ANTHROPIC_API_KEY: "users-own" } } });
+    expect(own.config).toEqual({ mcpServers: { target: { type: "stdio", command: "srv", args: [], env: { ANTHROPIC_API_KEY: "${MCP_LINT_ENV_0}" } } } });
+    expect(own.env.MCP_LINT_ENV_0).toBe("users-own");
+  });
+
+  it("hands the run's key to Claude Code as its API key, and reads it back only from x-api-key", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "claude-adapter-"));
+    const launch = await claudeCode.prepare({
+      scratch,
+      bin: "claude",
+      server: { kind: "http", url: "http://127.0.0.1:9000/mcp", headers: [] },
+      serverName: "target",
+      modelUrl: "http://127.0.0.1:4321",
+      modelKey: "mcp-lint-run-key-c1a0",
+      baseEnv: { PATH: "/bin" },
+    });
+    expect(launch.env.ANTHROPIC_API_KEY).toBe("mcp-lint-run-key-c1a0");
+    expect(launch.args.join(" ")).not.toContain("mcp-lint-run-key-c1a0");
+    expect(readFileSync(join(scratch, "mcp.json"), "utf8")).not.toContain("mcp-lint-run-key-c1a0");
+    const head = (headers: Record<string, string>) => ({ method: "POST", path: "/v1/messages", headers });
+    expect(claudeCode.keyIn(head({ "x-api-key": "k" }))).toBe("k");
+    expect(claudeCode.keyIn(head({ authorization: "Bearer k" }))).toBeNull();
+    expect(claudeCode.keyIn(head({}))).toBeNull();
   });
 
   it("keeps a literal ${ by spelling its $ as a variable Claude Code expands in one pass", () => {

@@ -142,11 +142,14 @@ describe("prepare", () => {
       server: { kind: "http", url: "http://127.0.0.1:5000/mcp", headers: [["Authorization", "Bearer secret-token"]] },
       serverName: "target",
       modelUrl: "http://127.0.0.1:4000",
+      modelKey: "mcp-lint-run-key-c0d3",
       baseEnv,
     });
     const file = join(scratch, "codex-home", "config.toml");
     const text = readFileSync(file, "utf8");
     expect(text).not.toContain("secret-token");
+    // The run's key travels only in Codex's own environment, named by env_key.
+    expect(text).not.toContain("mcp-lint-run-key-c0d3");
     expect(statSync(file).mode & 0o077).toBe(0);
     const config = parse(text) as Record<string, Record<string, Record<string, unknown>>>;
     expect(config.model_provider).toBe("mcp-lint");
@@ -170,7 +173,7 @@ describe("prepare", () => {
       PATH: "/usr/bin:/bin",
       HOME: join(scratch, "home"),
       CODEX_HOME: join(scratch, "codex-home"),
-      MCP_LINT_API_KEY: "sk-mcp-lint-dummy",
+      MCP_LINT_API_KEY: "mcp-lint-run-key-c0d3",
       MCP_LINT_HEADER_0: "Bearer secret-token",
     });
   });

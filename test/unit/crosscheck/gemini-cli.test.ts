@@ -187,6 +187,7 @@ describe("prepare", () => {
       server: { kind: "stdio", command: "node", args: ["server.mjs", "--home=$HOME"], env: { API_TOKEN: "s3cret" } },
       serverName: "target",
       modelUrl: "http://127.0.0.1:4321",
+      modelKey: "mcp-lint-run-key-9e3i",
       baseEnv,
     });
     const file = join(scratch, "home", ".gemini", "settings.json");
@@ -194,7 +195,13 @@ describe("prepare", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(text)).toEqual({
       mcpServers: {
-        target: { command: "node", args: ["server.mjs", "--home=${MCP_LINT_UNSET_DOLLAR:-$}HOME"], env: { API_TOKEN: "${MCP_LINT_ENV_0}" }, trust: true },
+        target: {
+          command: "node",
+          args: ["server.mjs", "--home=${MCP_LINT_UNSET_DOLLAR:-$}HOME"],
+          // The run's key is the client's: the server's entry sets the variable empty.
+          env: { API_TOKEN: "${MCP_LINT_ENV_0}", GEMINI_API_KEY: "" },
+          trust: true,
+        },
       },
       security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
       privacy: { usageStatisticsEnabled: false },
@@ -203,6 +210,7 @@ describe("prepare", () => {
       ide: { enabled: false },
     });
     expect(text).not.toContain("s3cret");
+    expect(text).not.toContain("mcp-lint-run-key-9e3i");
     expect(launch.command).toBe("/opt/bin/gemini");
     expect(launch.args).toEqual(["-p", "Say ok.", "-m", "gemini-2.5-flash", "--allowed-mcp-server-names", "target", "--yolo"]);
     expect(launch.cwd).toBe(join(scratch, "work"));
@@ -212,7 +220,7 @@ describe("prepare", () => {
       ...baseEnv,
       HOME: join(scratch, "home"),
       GEMINI_CLI_HOME: join(scratch, "home"),
-      GEMINI_API_KEY: "mcp-lint-dummy-key",
+      GEMINI_API_KEY: "mcp-lint-run-key-9e3i",
       GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:4321",
       GEMINI_CLI_NO_RELAUNCH: "true",
       MCP_LINT_ENV_0: "s3cret",
@@ -235,6 +243,7 @@ describe("prepare", () => {
       },
       serverName: "target",
       modelUrl: "http://127.0.0.1:4321",
+      modelKey: "mcp-lint-run-key-9e3i",
       baseEnv,
     });
     const text = readFileSync(join(scratch, "home", ".gemini", "settings.json"), "utf8");
@@ -249,5 +258,13 @@ describe("prepare", () => {
   it("carries no variable for a server that has none", () => {
     const { env } = geminiSettings({ server: { kind: "stdio", command: "srv", args: [], env: {} }, serverName: "target" });
     expect(env).toEqual({});
+  });
+
+  it("keeps a GEMINI_API_KEY the server is given, carried like any other value", () => {
+    const { settings } = geminiSettings({
+      server: { kind: "stdio", command: "srv", args: [], env: { GEMINI_API_KEY: "users-own-key" } },
+      serverName: "target",
+    });
+    expect((settings as { mcpServers: { target: { env: unknown } } }).mcpServers.target.env).toEqual({ GEMINI_API_KEY: "${MCP_LINT_ENV_0}" });
   });
 });

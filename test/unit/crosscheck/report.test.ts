@@ -11,6 +11,7 @@ import {
   crosscheckJson,
   crosscheckMessage,
   parameterOf,
+  groupFindings,
   renderCrosscheckTerminal,
 } from "../../../src/crosscheck/report.js";
 import { CROSSCHECK_RULE_IDS, CROSSCHECK_RULES } from "../../../src/crosscheck/rules.js";
@@ -34,6 +35,7 @@ function client(overrides: Partial<ClientInput> = {}): ClientInput {
     shown: 3,
     total: 3,
     ms: 1234,
+    refused: 0,
     findings: [],
     ...overrides,
   };
@@ -483,12 +485,12 @@ describe("renderCrosscheckTerminal", () => {
         "  ! search: A client on SDK 1 rejects this schema. [client-sdk1-rejects]",
         "",
         "Claude Code 2.2.0: 2 of 3 tools shown, 2 errors (1 more in the baseline) [tested with 2.1.0] (1.2 s)",
+        "Codex: skipped, codex is not on PATH (npm i -g @openai/codex@0.171.0)",
+        "Gemini CLI 0.9.0: did not run to the end (60.0 s)",
+        "",
+        "3 distinct findings (--json lists each tool and client on its own):",
         '  x search: Claude Code does not show parameter "limit" to its model. [render-param-missing]',
         "  x ping: Claude Code does not show this tool to its model. [render-tool-missing]",
-        "",
-        "Codex: skipped, codex is not on PATH (npm i -g @openai/codex@0.171.0)",
-        "",
-        "Gemini CLI 0.9.0: did not run to the end (60.0 s)",
         "  x Gemini CLI gave no tools within 60 s. [render-client-failed]",
         "",
         "baseline: 1 entry no longer found (run --update-baseline to drop them)",
@@ -523,7 +525,16 @@ describe("renderCrosscheckTerminal", () => {
     expect(text).toContain("1 error, 2 infos");
     expect(text).toContain("render-param-missing");
     expect(text).not.toContain("[render-constraint-dropped]");
-    expect(text).toContain("  (2 findings below error not shown)");
+    expect(text).toContain("\n  (2 findings below error not shown)\n");
+    const onlyInfos = renderCrosscheckTerminal(report([client({ findings: [minimum] })]), undefined, "error");
+    expect(onlyInfos).not.toContain("distinct finding");
+    expect(onlyInfos).toContain("(1.2 s)\n\n(1 finding below error not shown)\n");
+  });
+
+  it("names the refused requests of a client whose model endpoint another process posted to", () => {
+    const text = renderCrosscheckTerminal(report([client({ shown: 1, total: 1, ms: 500, refused: 2 })], [], { tools: 1 }));
+    expect(text).toContain("Claude Code 2.1.0: 1 of 1 tool shown, no differences; its model endpoint refused 2 requests without the run's key (0.5 s)");
+    expect(crosscheckJson(report([client({ refused: 2 })])).clients).toMatchObject([{ refused: 2 }]);
   });
 
   it("paints markers and names only when colour is on", () => {
@@ -532,6 +543,89 @@ describe("renderCrosscheckTerminal", () => {
     const coloured = renderCrosscheckTerminal(built, { colour: true, width: null });
     expect(coloured).toContain("\u001b[31mx\u001b[39m");
     expect(coloured).toContain("\u001b[1mClaude Code 2.1.0\u001b[22m");
+  });
+});
+
+describe("grouped findings (issue 37, item 4)", () => {
+  // 14 tools that all declare an outputSchema, as server-filesystem's do: each agent client hides every one.
+  const tools = Array.from({ length: 14 }, (_, index) => `tool_${String(index + 1).padStart(2, "0")}`);
+  const hidden = (tool: string) => finding({ rule: "render-output-lost", severity: "info", tool, path: "/outputSchema", evidence: "not-shown", detail: {} });
+  const agents = [
+    client({ findings: tools.map(hidden), total: 14, shown: 14 }),
+    client({ id: "codex", label: "Codex", findings: tools.map(hidden), total: 14, shown: 14 }),
+    client({ id: "gemini-cli", label: "Gemini CLI", findings: tools.map(hidden), total: 14, shown: 14 }),
+    client({ id: "inspector", label: "MCP Inspector", total: 14, shown: 14 }),
+  ];
+
+  // Regression (issue 37, item 4): one server gave 42 near-identical lines, "X does not show its model this
+  // tool's outputSchema" once per tool per client.
+  it("shows a finding shared by many tools and clients on one line: a count, a capped list of tools, and the clients", () => {
+    const built = report(agents, [], { tools: 14 });
+    const text = renderCrosscheckTerminal(built);
+    const lines = text.split("\n").filter((line) => line.includes("[render-output-lost]"));
+    expect(lines).toEqual([
+      "  i 14 tools (tool_01, tool_02, tool_03, tool_04, tool_05 and 9 more): Each of Claude Code, Codex and Gemini CLI does not show its model this tool's outputSchema. [render-output-lost]",
+    ]);
+    expect(text).toContain("\n1 distinct finding (--json lists each tool and client on its own):\n");
+    expect(text).toContain("Codex 2.1.0: 14 of 14 tools shown, 14 infos (1.2 s)");
+    expect(text).toContain("MCP Inspector 2.1.0: 14 of 14 tools shown, no differences (1.2 s)");
+    expect(text).toContain("summary: 42 infos across 4 clients");
+  });
+
+  it("keeps the JSON report complete: one finding per tool per client", () => {
+    const json = crosscheckJson(report(agents, [], { tools: 14 }));
+    const clients = json.clients as { id: string; findings: { tool: string; message: string }[] }[];
+    expect(clients.map((entry) => entry.findings.length)).toEqual([14, 14, 14, 0]);
+    expect(clients[1]?.findings[13]).toMatchObject({ tool: "tool_14", message: "Codex does not show its model this tool's outputSchema." });
+  });
+
+  it("keeps findings apart that differ in rule, evidence or sentence, and lists a tool once", () => {
+    const built = report([
+      client({
+        findings: [
+          minimum,
+          finding({ ...minimum, tool: "other" }),
+          finding({ ...minimum, evidence: "maximum", detail: { keyword: "maximum" } }),
+          finding({ ...minimum, tool: "third", path: "/inputSchema/properties/size" }),
+          // The same sentence at two places of one tool (two oneOf branches declare `limit`).
+          finding({ ...minimum, path: "/inputSchema/oneOf/1/properties/limit" }),
+        ],
+      }),
+      client({ id: "codex", label: "Codex", findings: [finding({ ...minimum, tool: "fourth" }), finding()] }),
+    ]);
+    const { groups, hidden } = groupFindings(built);
+    expect(hidden).toBe(0);
+    expect(groups.map((group) => [group.rule, group.tools, group.clients, group.message])).toEqual([
+      ["render-param-missing", ["search"], ["Codex"], 'Codex does not show parameter "limit" to its model.'],
+      [
+        "render-constraint-dropped",
+        ["search", "other", "fourth"],
+        ["Claude Code", "Codex"],
+        'Each of Claude Code and Codex drops minimum from parameter "limit".',
+      ],
+      ["render-constraint-dropped", ["search"], ["Claude Code"], 'Claude Code drops maximum from parameter "limit".'],
+      ["render-constraint-dropped", ["third"], ["Claude Code"], 'Claude Code drops minimum from parameter "size".'],
+    ]);
+    const text = renderCrosscheckTerminal(built);
+    expect(text).toContain(
+      '  i 3 tools (search, other, fourth): Each of Claude Code and Codex drops minimum from parameter "limit". [render-constraint-dropped]\n',
+    );
+  });
+
+  it("leaves out acknowledged findings and counts those below the floor", () => {
+    const built = report([client({ findings: [finding(), minimum, finding({ ...minimum, tool: "other" })] })], [entry()]);
+    expect(groupFindings(built).groups.map((group) => group.rule)).toEqual(["render-constraint-dropped"]);
+    expect(groupFindings(built, "error")).toEqual({ groups: [], hidden: 2 });
+  });
+
+  it("shows a long tool name whole up to 128 characters, and a longer one by its head, tail and digest, inert", () => {
+    const long = `${"a".repeat(119)}_\u001b[31mone`;
+    const longer = `${"b".repeat(200)}_two`;
+    const built = report([client({ findings: [finding({ tool: long }), finding({ tool: longer })] })]);
+    const text = renderCrosscheckTerminal(built);
+    expectInert("terminal", text);
+    expect(text).toContain(`2 tools (${"a".repeat(119)}_\\u{1B}[31mone, ${"b".repeat(101)}...`);
+    expect(text).toMatch(/\(204 characters, #[0-9a-f]{8}\)\): Claude Code does not show parameter "limit" to its model\./);
   });
 });
 
