@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import shellQuote from "shell-quote";
 import { findCommand } from "../connect/containment.js";
 import { UsageError } from "../errors.js";
-import { runAgent } from "../eval/agent.js";
+import { ACCESS_TIMEOUT_MS, checkModelAccess } from "../eval/access.js";
+import { CREDENTIAL_VARIABLES, runAgent, secretValues } from "../eval/agent.js";
 import { checkAnswer } from "../eval/check.js";
 import { summarize, reportMarkdown, reportText, successChartSvg } from "../eval/report.js";
 import { appendResult, finishedKeys, parseResults, runKey } from "../eval/results.js";
@@ -17,6 +18,8 @@ import { EVAL_DESCRIPTIONS, taskSet } from "../eval/tasks.js";
 import type { EvalArm, EvalResult, EvalServer, EvalTask, TaskSet } from "../eval/types.js";
 import { isJsonObject } from "../json/value.js";
 import { readJsonFile, readTextIfExists, writeFileSafely } from "../lock/io.js";
+import { neutralize } from "../text/neutralize.js";
+import { makeRedactor } from "../text/redact.js";
 import type { Output } from "./source.js";
 
 /** Flags of `mcp-lint eval`. */
@@ -38,7 +41,10 @@ export interface EvalFlags {
 }
 
 /** Variables an agent needs to reach its model, passed when set; `--pass-env` adds more. */
-export const MODEL_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"] as const;
+export const MODEL_VARIABLES = [...CREDENTIAL_VARIABLES, "ANTHROPIC_BASE_URL"] as const;
+
+/** After this many runs in a row fail for the agent's own reasons, `eval --run` stops: the model went away, and each more run would only wait for it. */
+const MAX_OWN_FAILURES_IN_A_ROW = 3;
 
 /** The default folder `eval` works in. */
 export const DEFAULT_EVAL_DIR = "mcp-lint-eval";
@@ -185,35 +191,64 @@ async function run(dir: string, set: TaskSet, flags: EvalFlags, output: Output):
     const value = process.env[name];
     if (value !== undefined && value !== "") passEnv[name] = value;
   }
-  const cli = cliPath();
+  // The credentials never show, in an error line either.
+  const redactor = makeRedactor(secretValues(passEnv));
+  output.redact = (text) => redactor.text(text);
+  const pending: { task: EvalTask; server: EvalServer; arm: EvalArm; number: number }[] = [];
   let skipped = 0;
-  let ran = 0;
   for (const task of tasks) {
     const server = set.servers.find((candidate) => candidate.id === task.server);
     if (server === undefined) throw new UsageError(`eval: task ${task.id} names a server ${JSON.stringify(task.server)} the task set does not have`);
     for (let number = 1; number <= flags.runs; number++) {
       for (const arm of flags.arms) {
-        if (done.has(runKey(task.id, arm, number, agentName, flags.model))) {
-          skipped++;
-          continue;
-        }
-        const result = await runOne(dir, task, server, arm, number, { command, agentName, passEnv, cli }, flags);
-        await appendResult(resultsFile, result);
-        ran++;
-        const figures = [
-          result.tokens === null ? null : `${result.tokens} tokens`,
-          result.turns === null ? null : `${result.turns} turns`,
-          `${(result.ms / 1000).toFixed(1)} s`,
-        ]
-          .filter((part) => part !== null)
-          .join(", ");
-        output.err(
-          `mcp-lint: eval: ${task.id} ${arm} run ${number}: ${result.success ? "success" : `failed (${result.error ?? "wrong answer"})`}, ${figures}\n`,
-        );
+        if (done.has(runKey(task.id, arm, number, agentName, flags.model))) skipped++;
+        else pending.push({ task, server, arm, number });
       }
     }
   }
-  output.out(`eval: ${ran} runs done, ${skipped} finished before and skipped; results in ${resultsFile}\n`);
+  if (pending.length > 0) {
+    // Before the first run, and before results.jsonl is touched: can the agent reach its model at all?
+    const problem = await checkModelAccess({
+      command,
+      model: flags.model,
+      passEnv,
+      timeoutMs: Math.min(ACCESS_TIMEOUT_MS, flags.agentTimeoutMs),
+      pidNamespace: flags.pidNamespace,
+    });
+    if (problem !== null) throw new UsageError(problem);
+  }
+  const cli = cliPath();
+  let ran = 0;
+  let ownFailures = 0;
+  let inARow = 0;
+  for (const { task, server, arm, number } of pending) {
+    const result = await runOne(dir, task, server, arm, number, { command, agentName, passEnv, cli }, flags);
+    await appendResult(resultsFile, result);
+    ran++;
+    const figures = [
+      result.tokens === null ? null : `${result.tokens} tokens`,
+      result.turns === null ? null : `${result.turns} turns`,
+      `${(result.ms / 1000).toFixed(1)} s`,
+    ]
+      .filter((part) => part !== null)
+      .join(", ");
+    const why = neutralize(result.error ?? "wrong answer");
+    const outcome = result.success ? "success" : result.infrastructure ? `not counted, the agent failed on its own (${why})` : `failed (${why})`;
+    output.err(`mcp-lint: eval: ${task.id} ${arm} run ${number}: ${outcome}, ${figures}\n`);
+    if (!result.infrastructure) {
+      inARow = 0;
+      continue;
+    }
+    ownFailures++;
+    inARow++;
+    if (inARow >= MAX_OWN_FAILURES_IN_A_ROW && ran < pending.length) {
+      throw new UsageError(
+        `eval --run: stopped after ${inARow} runs in a row failed for the agent's own reasons (the last: ${result.error ?? "no reason given"}); ${ran} runs done, ${pending.length - ran} left; they are kept apart in ${resultsFile}, and the next eval --run runs them again`,
+      );
+    }
+  }
+  const notCounted = ownFailures === 0 ? "" : `, ${ownFailures} failed for the agent's own reasons (not counted; the next eval --run runs them again)`;
+  output.out(`eval: ${ran} runs done, ${skipped} finished before and skipped${notCounted}; results in ${resultsFile}\n`);
   return 0;
 }
 
@@ -244,7 +279,9 @@ async function runOne(
       pidNamespace: flags.pidNamespace,
       warn: () => {},
     });
-    const checked = outcome.result === null ? { success: false, reason: outcome.error } : checkAnswer(task.check, outcome.result, sandbox);
+    const infrastructure = outcome.ownFailure !== null;
+    // The agent's own failure is not checked: its answer, if any, says nothing about the task.
+    const checked = infrastructure || outcome.result === null ? { success: false, reason: outcome.error } : checkAnswer(task.check, outcome.result, sandbox);
     return {
       task: task.id,
       server: task.server,
@@ -258,6 +295,7 @@ async function runOne(
       error: outcome.error ?? (checked.success ? null : (checked.reason ?? "wrong answer")),
       agent: agent.agentName,
       model: flags.model,
+      infrastructure,
     };
   } finally {
     await rm(scratch, { recursive: true, force: true, maxRetries: 3 });

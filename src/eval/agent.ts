@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { lastErrorLine, runContained } from "../connect/run-contained.js";
 import { isJsonObject, ownField } from "../json/value.js";
+import { couldBeSecret, makeRedactor } from "../text/redact.js";
 
 /** How one agent run is set up. */
 export interface AgentRun {
@@ -14,8 +15,8 @@ export interface AgentRun {
   model: string;
   maxTurns: number;
   timeoutMs: number;
-  /** The server as the agent's MCP config names it (under `target`). */
-  server: { command: string; args: string[]; env: Record<string, string> };
+  /** The server as the agent's MCP config names it (under `target`); null for none (the access check). */
+  server: { command: string; args: string[]; env: Record<string, string> } | null;
   /** The folder the agent works in (the run's copy of the sandbox). */
   cwd: string;
   /** A fresh folder of this run's own for the agent's home and config. */
@@ -35,8 +36,39 @@ export interface AgentOutcome {
   toolCalls: number | null;
   /** Why the run did not give a result (timeout, exit, agent error), one line; null when it did. */
   error: string | null;
+  /**
+   * When `error` is the agent's own failure, which says nothing about the task, what kind: its
+   * model call failed (not logged in, a refused key, an unreachable endpoint, a rate limit, an
+   * overload) or it failed inside; it printed no result (a crash); it ran out of time; it could
+   * not start. Null for a run that ended for the task's reasons, well or not.
+   */
+  ownFailure: OwnFailure | null;
   ms: number;
 }
+
+/** The kinds of an agent's own failure (AgentOutcome.ownFailure). */
+export type OwnFailure = "model" | "no-result" | "timeout" | "start";
+
+/** Variables that hold the model's credentials: blanked for the server, and never shown. */
+export const CREDENTIAL_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] as const;
+
+/** The values among the agent's passed variables that must never be shown: the credentials, and any other value that can be a secret. */
+export function secretValues(passEnv: Readonly<Record<string, string>>): string[] {
+  return Object.entries(passEnv)
+    .filter(([name, value]) => (CREDENTIAL_VARIABLES as readonly string[]).includes(name) || couldBeSecret(value))
+    .map(([, value]) => value);
+}
+
+/**
+ * Claude Code's `terminal_reason`s that are the agent's own failure: a model call that failed after
+ * its retries (api_error, a missing login included), an internal error (model_error), a turn that
+ * could not be set up. The others end a turn for the task's reasons (max_turns, prompt_too_long, a
+ * context limit) or are a normal end (completed).
+ */
+const AGENT_FAILURE_REASONS: ReadonlySet<string> = new Set(["api_error", "model_error", "turn_setup_failed"]);
+
+/** The longest piece of an agent's own text kept in an error. */
+const MAX_ERROR_TEXT = 200;
 
 /** Largest output kept from an agent: a stream of every turn of a long session. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
@@ -89,20 +121,51 @@ export function parseAgentOutput(text: string): Omit<AgentOutcome, "ms"> {
     }
     if (type === "result") result = event;
   }
-  if (result === null) return { result: null, tokens: null, turns: null, toolCalls: sawStream ? toolCalls : null, error: "the agent printed no result" };
+  if (result === null)
+    return { result: null, tokens: null, turns: null, toolCalls: sawStream ? toolCalls : null, error: "the agent printed no result", ownFailure: "no-result" };
   const usage = isJsonObject(result.usage) ? result.usage : {};
   const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
   const anyTokens = ["input_tokens", "output_tokens"].some((key) => typeof usage[key] === "number");
   const tokens = anyTokens ? count("input_tokens") + count("output_tokens") + count("cache_creation_input_tokens") + count("cache_read_input_tokens") : null;
   const answer = typeof result.result === "string" ? result.result : null;
-  const failed = result.is_error === true || (typeof result.subtype === "string" && result.subtype !== "success");
+  const ending = endingOf(result, answer);
   return {
     result: answer,
     tokens,
     turns: typeof result.num_turns === "number" ? result.num_turns : null,
     toolCalls: sawStream ? toolCalls : null,
-    error: failed ? `the agent ended with ${typeof result.subtype === "string" ? result.subtype : "an error"}` : null,
+    error: ending?.error ?? null,
+    ownFailure: ending?.agentsOwn === true ? "model" : null,
   };
+}
+
+/** How a result line ended when it did not end well: why, and whether that is the agent's own failure; null for a normal end. */
+function endingOf(result: Record<string, unknown>, answer: string | null): { error: string; agentsOwn: boolean } | null {
+  const subtype = typeof result.subtype === "string" ? result.subtype : null;
+  const reason = typeof result.terminal_reason === "string" ? result.terminal_reason : null;
+  if (result.is_error !== true && (subtype === null || subtype === "success")) return null;
+  // The reason is the terminal_reason, or the subtype when it names one ("success" never does: an
+  // error on a success subtype is how Claude Code reports a failed model call).
+  const named = subtype !== null && subtype !== "success" ? subtype : reason;
+  const said = answer === null ? "" : firstLine(answer);
+  let agentsOwn: boolean;
+  if (subtype === "error_during_execution") agentsOwn = true;
+  else if (reason !== null) agentsOwn = AGENT_FAILURE_REASONS.has(reason);
+  // Without a terminal_reason (an older Claude Code, another agent): an error on a success subtype
+  // is a failed model call, unless it is the prompt grown too long, which the task's results caused.
+  else agentsOwn = subtype !== null && subtype !== "success" ? false : !/prompt is too long/i.test(said);
+  const what = named === null ? "an error" : named;
+  const error = agentsOwn
+    ? `the agent failed (${what})${said === "" ? "" : `: ${said}`}`
+    : `the agent ended with ${what}${said === "" || result.is_error !== true ? "" : `: ${said}`}`;
+  return { error, agentsOwn };
+}
+
+/** The first non-blank line of an agent's text, cut to MAX_ERROR_TEXT characters. */
+function firstLine(text: string): string {
+  const line = text.split(/\r?\n/).find((candidate) => candidate.trim() !== "") ?? "";
+  const trimmed = line.trim();
+  return trimmed.length > MAX_ERROR_TEXT ? `${trimmed.slice(0, MAX_ERROR_TEXT)}...` : trimmed;
 }
 
 /** Run the agent once and read what it answered. Never throws for an agent failure. */
@@ -115,8 +178,9 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   // The agent hands a stdio server its own environment: the model's credentials are blanked for it, so a
   // server (or a task that lists its environment) never sees them.
   const blanked = Object.fromEntries(Object.keys(run.passEnv).map((name) => [name, ""]));
-  const entry = { type: "stdio", command: run.server.command, args: run.server.args, env: { ...blanked, ...run.server.env } };
-  await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { target: entry } }, null, 2)}\n`, { mode: 0o600 });
+  const servers =
+    run.server === null ? {} : { target: { type: "stdio", command: run.server.command, args: run.server.args, env: { ...blanked, ...run.server.env } } };
+  await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`, { mode: 0o600 });
   const { HOME: _home, ...base } = getDefaultEnvironment();
   const [command, ...leading] = run.command as [string, ...string[]];
   const ran = await runContained({
@@ -138,16 +202,27 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     pidNamespace: run.pidNamespace,
     warn: run.warn,
   });
+  // What the agent says goes into results and onto the terminal: the credentials it was given never do.
+  const redactor = makeRedactor(secretValues(run.passEnv));
+  const redacted = (outcome: AgentOutcome): AgentOutcome => ({ ...outcome, error: outcome.error === null ? null : redactor.text(outcome.error) });
   if (ran.startError !== null) {
     const code = ran.startError === "" ? "" : ` (${ran.startError})`;
-    return { result: null, tokens: null, turns: null, toolCalls: null, error: `could not start ${command}${code}`, ms: Date.now() - started };
+    return redacted({
+      result: null,
+      tokens: null,
+      turns: null,
+      toolCalls: null,
+      error: `could not start ${command}${code}`,
+      ownFailure: "start",
+      ms: Date.now() - started,
+    });
   }
   const parsed = parseAgentOutput(ran.stdout.toString("utf8"));
   const ms = Date.now() - started;
-  if (ran.timedOut) return { ...parsed, result: null, error: `no answer within ${Math.round(run.timeoutMs / 1000)} s`, ms };
+  if (ran.timedOut) return redacted({ ...parsed, result: null, error: `no answer within ${Math.round(run.timeoutMs / 1000)} s`, ownFailure: "timeout", ms });
   if (parsed.result === null && parsed.error !== null) {
     const last = lastErrorLine(ran.stderrTail);
-    return { ...parsed, error: last === undefined ? parsed.error : `${parsed.error}; its last error line: ${last.slice(0, 200)}`, ms };
+    return redacted({ ...parsed, error: last === undefined ? parsed.error : `${parsed.error}; its last error line: ${last.slice(0, MAX_ERROR_TEXT)}`, ms });
   }
-  return { ...parsed, ms };
+  return redacted({ ...parsed, ms });
 }

@@ -41,12 +41,21 @@ export interface TaskFigures {
   proxy: TaskCounts;
 }
 
+/** Runs that failed for the agent's own reasons, by why: not counted anywhere else. */
+export interface NotCounted {
+  runs: number;
+  /** Each distinct error with its number of runs, most runs first (then first seen). */
+  reasons: { reason: string; runs: number }[];
+}
+
 /** The results of one agent and model; results of different agents or models are never added up. */
 export interface SummaryGroup {
   agent: string;
   model: string;
-  /** Runs counted (after last-line-wins). */
+  /** Runs counted: those with a task result (the last one of each run). */
   runs: number;
+  /** Runs with no task result, only the agent's own failures (the last one of each run counts). */
+  notCounted: NotCounted;
   servers: ServerFigures[];
   /** Every server together. */
   all: { direct: ArmFigures; proxy: ArmFigures };
@@ -60,14 +69,17 @@ export interface Summary {
 
 /**
  * Figures of a results file. When several lines are for the same run (task, arm, run, agent,
- * model) the last one counts. With `tasks` (the task set), servers and tasks come in its order and
- * those without runs are listed too; otherwise, and for those the task set lacks, in code-unit
- * order of their ids.
+ * model) the last task result counts; a run with only infrastructure lines (the agent's own
+ * failures) is not counted in any figure but listed apart, by its last line. With `tasks` (the
+ * task set), servers and tasks come in its order and those without runs are listed too; otherwise,
+ * and for those the task set lacks, in code-unit order of their ids.
  */
 export function summarize(results: readonly EvalResult[], tasks: readonly EvalTask[] = []): Summary {
   const latest = new Map<string, EvalResult>();
   for (const result of results) {
     const key = runKey(result.task, result.arm, result.run, result.agent, result.model);
+    // The agent's own failure never replaces a task result: that run is done.
+    if (result.infrastructure && latest.get(key)?.infrastructure === false) continue;
     latest.delete(key);
     latest.set(key, result);
   }
@@ -77,8 +89,9 @@ export function summarize(results: readonly EvalResult[], tasks: readonly EvalTa
   return { groups };
 }
 
-function groupOf(results: readonly EvalResult[], tasks: readonly EvalTask[]): SummaryGroup {
-  const first = results[0] as EvalResult;
+function groupOf(lines: readonly EvalResult[], tasks: readonly EvalTask[]): SummaryGroup {
+  const first = lines[0] as EvalResult;
+  const results = lines.filter((result) => !result.infrastructure);
   const serverOfTask = new Map<string, string>();
   for (const task of tasks) if (!serverOfTask.has(task.id)) serverOfTask.set(task.id, task.server);
   const known = new Set(serverOfTask.keys());
@@ -99,6 +112,7 @@ function groupOf(results: readonly EvalResult[], tasks: readonly EvalTask[]): Su
     agent: first.agent,
     model: first.model,
     runs: results.length,
+    notCounted: notCounted(lines.filter((result) => result.infrastructure)),
     servers: servers.map((server) => {
       const runs = byServer.get(server) ?? [];
       return { server, direct: figures(arm(runs, "direct")), proxy: figures(arm(runs, "proxy")) };
@@ -109,6 +123,14 @@ function groupOf(results: readonly EvalResult[], tasks: readonly EvalTask[]): Su
       return { task, server: serverOfTask.get(task) as string, direct: counts(arm(runs, "direct")), proxy: counts(arm(runs, "proxy")) };
     }),
   };
+}
+
+function notCounted(failures: readonly EvalResult[]): NotCounted {
+  const byReason = bucket(failures, (result) => result.error ?? "");
+  const reasons = [...byReason].map(([reason, list]) => ({ reason, runs: list.length }));
+  // Most runs first; a stable sort keeps the first seen first among equals.
+  reasons.sort((a, b) => b.runs - a.runs);
+  return { runs: failures.length, reasons };
 }
 
 function bucket(results: readonly EvalResult[], keyOf: (result: EvalResult) => string): Map<string, EvalResult[]> {
@@ -172,13 +194,17 @@ function armsDiffer(task: TaskFigures): boolean {
 
 /** Longest server id, task id, agent or model shown; longer ones are cut (capDisplay). */
 const MAX_ID_SHOWN = 60;
+/** Longest reason of a run not counted shown. */
+const MAX_REASON_SHOWN = 160;
+/** Most distinct reasons listed for the runs not counted; the others are added up. */
+const MAX_REASONS_SHOWN = 5;
 const ARMS: readonly EvalArm[] = ["direct", "proxy"];
 const HEADERS = ["server", "arm", "success", "tokens", "turns", "tool calls", "time"] as const;
 
 /** A file's string made inert (neutralize) and cut to a shown length, never inside a surrogate pair. */
-function shown(text: string, lineStart = false): string {
+function shown(text: string, lineStart = false, cap = MAX_ID_SHOWN): string {
   const safe = neutralize(text, { lineStart });
-  let max = MAX_ID_SHOWN;
+  let max = cap;
   const code = safe.charCodeAt(max - 1);
   if (safe.length > max && code >= 0xd800 && code <= 0xdbff) max--;
   return capDisplay(safe, max);
@@ -214,7 +240,23 @@ function groupTitle(group: SummaryGroup, show: (text: string) => string): string
 }
 
 function runsText(group: SummaryGroup): string {
-  return `${thousands(group.runs)} ${group.runs === 1 ? "run" : "runs"}`;
+  const counted = `${thousands(group.runs)} ${group.runs === 1 ? "run" : "runs"}`;
+  return group.notCounted.runs === 0 ? counted : `${counted}, ${thousands(group.notCounted.runs)} not counted`;
+}
+
+/** The line above the list of runs not counted. */
+function notCountedTitle(group: SummaryGroup): string {
+  const runs = group.notCounted.runs;
+  return `${thousands(runs)} ${runs === 1 ? "run" : "runs"} not counted: ${runs === 1 ? "it" : "they"} failed for the agent's own reasons, not the task's; the next eval --run runs ${runs === 1 ? "it" : "them"} again`;
+}
+
+/** The reasons of the runs not counted as [runs, reason] pairs, the reason made inert; past MAX_REASONS_SHOWN the rest as one pair. */
+function notCountedRows(group: SummaryGroup, show: (text: string) => string): [runs: string, reason: string][] {
+  const listed = group.notCounted.reasons.slice(0, MAX_REASONS_SHOWN);
+  const rows: [string, string][] = listed.map(({ reason, runs }) => [thousands(runs), reason === "" ? "(no reason given)" : show(reason)]);
+  const rest = group.notCounted.reasons.slice(MAX_REASONS_SHOWN).reduce((sum, { runs }) => sum + runs, 0);
+  if (rest > 0) rows.push([thousands(rest), "other reasons"]);
+  return rows;
 }
 
 // ---------------------------------------------------------------- terminal text
@@ -226,19 +268,27 @@ function runsText(group: SummaryGroup): string {
 export function reportText(summary: Summary, style: TerminalStyle = PLAIN_STYLE): string {
   if (summary.groups.length === 0) return "no eval results\n";
   const blocks = summary.groups.map((group) => {
-    const rows: string[][] = [[...HEADERS]];
-    const addRows = (label: string, figures: { direct: ArmFigures; proxy: ArmFigures }) => {
-      for (const arm of ARMS) rows.push([arm === "direct" ? label : "", ...figureCells(arm, figures[arm])]);
-    };
-    for (const server of group.servers) addRows(shown(server.server, true), server);
-    addRows("all", group.all);
-    const lines = [paint(style, "bold", `${groupTitle(group, (text) => shown(text))}: ${runsText(group)}`), "", ...table(rows)];
-    const differ = group.tasks.filter(armsDiffer);
-    lines.push("", differ.length === 0 ? "no task came out differently in the two arms" : "tasks that came out differently in the two arms:");
-    for (const task of differ) {
-      lines.push(
-        `  ${shown(task.task)} (${shown(task.server)}): direct ${task.direct.successes}/${task.direct.runs}, proxy ${task.proxy.successes}/${task.proxy.runs}`,
-      );
+    const lines = [paint(style, "bold", `${groupTitle(group, (text) => shown(text))}: ${runsText(group)}`), ""];
+    if (group.runs === 0) lines.push("no task result to count");
+    else {
+      const rows: string[][] = [[...HEADERS]];
+      const addRows = (label: string, figures: { direct: ArmFigures; proxy: ArmFigures }) => {
+        for (const arm of ARMS) rows.push([arm === "direct" ? label : "", ...figureCells(arm, figures[arm])]);
+      };
+      for (const server of group.servers) addRows(shown(server.server, true), server);
+      addRows("all", group.all);
+      lines.push(...table(rows));
+      const differ = group.tasks.filter(armsDiffer);
+      lines.push("", differ.length === 0 ? "no task came out differently in the two arms" : "tasks that came out differently in the two arms:");
+      for (const task of differ) {
+        lines.push(
+          `  ${shown(task.task)} (${shown(task.server)}): direct ${task.direct.successes}/${task.direct.runs}, proxy ${task.proxy.successes}/${task.proxy.runs}`,
+        );
+      }
+    }
+    if (group.notCounted.runs > 0) {
+      lines.push("", `${notCountedTitle(group)}:`);
+      for (const [runs, reason] of notCountedRows(group, (text) => shown(text, false, MAX_REASON_SHOWN))) lines.push(`  ${runs}x ${reason}`);
     }
     return lines.join("\n");
   });
@@ -262,8 +312,8 @@ function table(rows: readonly string[][]): string[] {
 // ---------------------------------------------------------------- Markdown
 
 /** A file's string as inert Markdown text: neutralized, cut, and every ASCII punctuation but `-` backslash-escaped (no markup, link, HTML, entity or cell break). */
-function markdownText(text: string): string {
-  return shown(text).replace(/[!-,./:-@[-`{-~]/g, "\\$&");
+function markdownText(text: string, cap = MAX_ID_SHOWN): string {
+  return shown(text, false, cap).replace(/[!-,./:-@[-`{-~]/g, "\\$&");
 }
 
 /** The summary as Markdown: a heading and two tables (servers by arm; tasks whose arms differ) per agent and model. */
@@ -271,28 +321,36 @@ export function reportMarkdown(summary: Summary): string {
   const lines = ["# mcp-lint eval", ""];
   if (summary.groups.length === 0) lines.push("No eval results.", "");
   for (const group of summary.groups) {
-    lines.push(`## ${groupTitle(group, markdownText)}`, "", `${runsText(group)}.`, "");
-    lines.push(`| ${HEADERS.join(" | ")} |`, "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
-    for (const server of group.servers) for (const arm of ARMS) lines.push(markdownRow([markdownText(server.server), ...figureCells(arm, server[arm])]));
-    for (const arm of ARMS) lines.push(markdownRow(["**all**", ...figureCells(arm, group.all[arm])]));
-    lines.push("");
-    const differ = group.tasks.filter(armsDiffer);
-    if (differ.length === 0) {
-      lines.push("No task came out differently in the two arms.", "");
-      continue;
+    lines.push(`## ${groupTitle(group, (text) => markdownText(text))}`, "", `${runsText(group)}.`, "");
+    if (group.runs === 0) lines.push("No task result to count.", "");
+    else {
+      lines.push(`| ${HEADERS.join(" | ")} |`, "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+      for (const server of group.servers) for (const arm of ARMS) lines.push(markdownRow([markdownText(server.server), ...figureCells(arm, server[arm])]));
+      for (const arm of ARMS) lines.push(markdownRow(["**all**", ...figureCells(arm, group.all[arm])]));
+      lines.push("");
+      const differ = group.tasks.filter(armsDiffer);
+      if (differ.length === 0) lines.push("No task came out differently in the two arms.", "");
+      else {
+        lines.push("Tasks that came out differently in the two arms:", "", "| task | server | direct | proxy |", "| --- | --- | ---: | ---: |");
+        for (const task of differ) {
+          lines.push(
+            markdownRow([
+              markdownText(task.task),
+              markdownText(task.server),
+              `${task.direct.successes}/${task.direct.runs}`,
+              `${task.proxy.successes}/${task.proxy.runs}`,
+            ]),
+          );
+        }
+        lines.push("");
+      }
     }
-    lines.push("Tasks that came out differently in the two arms:", "", "| task | server | direct | proxy |", "| --- | --- | ---: | ---: |");
-    for (const task of differ) {
-      lines.push(
-        markdownRow([
-          markdownText(task.task),
-          markdownText(task.server),
-          `${task.direct.successes}/${task.direct.runs}`,
-          `${task.proxy.successes}/${task.proxy.runs}`,
-        ]),
-      );
+    if (group.notCounted.runs > 0) {
+      const title = notCountedTitle(group);
+      lines.push(`${title.charAt(0).toUpperCase()}${title.slice(1)}:`, "", "| runs | why |", "| ---: | --- |");
+      for (const [runs, reason] of notCountedRows(group, (text) => markdownText(text, MAX_REASON_SHOWN))) lines.push(markdownRow([runs, reason]));
+      lines.push("");
     }
-    lines.push("");
   }
   return lines.join("\n");
 }

@@ -10,7 +10,8 @@ import type { EvalArm, EvalResult } from "./types.js";
 /**
  * The result lines of a results.jsonl text; `file` names it in errors. Blank lines are skipped. A
  * line that is not a result (not JSON, not an object, a field missing or of the wrong type) is a
- * UsageError naming the file and the line. Keys a result does not have are ignored.
+ * UsageError naming the file and the line. Keys a result does not have are ignored. A line written
+ * before `infrastructure` existed gets it from its error (legacyInfrastructure).
  */
 export function parseResults(text: string, file: string): EvalResult[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -31,9 +32,10 @@ export function parseResults(text: string, file: string): EvalResult[] {
       if (unterminated) break;
       throw badLine(file, index + 1, "it is not JSON");
     }
-    const problem = resultProblem(value);
+    const problem = resultProblem(value, false);
     if (problem !== null) throw badLine(file, index + 1, problem);
-    results.push(pickResult(value as EvalResult));
+    const read = value as Omit<EvalResult, "infrastructure"> & { infrastructure?: boolean };
+    results.push(pickResult({ ...read, infrastructure: read.infrastructure ?? legacyInfrastructure(read) }));
   }
   return results;
 }
@@ -65,15 +67,40 @@ const FIELDS: readonly FieldCheck[] = [
   ["model", isText, "a string"],
 ];
 
-/** Why a parsed value is not an EvalResult, or null when it is one. */
-function resultProblem(value: unknown): string | null {
+/**
+ * Why a parsed value is not an EvalResult, or null when it is one. `infrastructure` may be missing
+ * on a line read (older lines have none) but not on one written.
+ */
+function resultProblem(value: unknown, writing: boolean): string | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "it is not a JSON object";
   const record = value as Record<string, unknown>;
   for (const [field, valid, expected] of FIELDS) {
     if (!Object.hasOwn(record, field)) return `"${field}" is missing`;
     if (!valid(record[field])) return `"${field}" must be ${expected}`;
   }
+  if (!Object.hasOwn(record, "infrastructure")) return writing ? '"infrastructure" is missing' : null;
+  if (typeof record.infrastructure !== "boolean") return '"infrastructure" must be true or false';
+  if (record.infrastructure && record.success === true) return '"success" must be false when "infrastructure" is true';
   return null;
+}
+
+/**
+ * The errors versions before the `infrastructure` field wrote for a run that failed for the agent's
+ * own reasons. "the agent ended with success" is the one of issue 37: a model call that failed (no
+ * login, no key, an unreachable API) reported as an error on a success result.
+ */
+const LEGACY_AGENT_FAILURES: readonly RegExp[] = [
+  /^the agent ended with success$/,
+  /^the agent ended with error_during_execution$/,
+  /^the agent printed no result(?:;|$)/,
+  /^could not start /,
+  /^no answer within \d+ s$/,
+];
+
+/** Whether an older line (one without `infrastructure`) records the agent's own failure, from its error. */
+export function legacyInfrastructure(result: Pick<EvalResult, "success" | "error">): boolean {
+  const error = result.error;
+  return !result.success && error !== null && LEGACY_AGENT_FAILURES.some((pattern) => pattern.test(error));
 }
 
 /** A fresh result holding only the known fields, in order (a parsed line's extra keys, `__proto__` included, are dropped). */
@@ -91,6 +118,7 @@ function pickResult(value: EvalResult): EvalResult {
     error: value.error,
     agent: value.agent,
     model: value.model,
+    infrastructure: value.infrastructure,
   };
 }
 
@@ -100,7 +128,7 @@ function pickResult(value: EvalResult): EvalResult {
  * later resume.
  */
 export function resultLine(result: EvalResult): string {
-  const problem = resultProblem(result);
+  const problem = resultProblem(result, true);
   if (problem !== null) throw new TypeError(`not an eval result: ${problem}`);
   return `${JSON.stringify(pickResult(result))}\n`;
 }
@@ -110,9 +138,12 @@ export function runKey(task: string, arm: EvalArm, run: number, agent: string, m
   return JSON.stringify([task, arm, run, agent, model]);
 }
 
-/** The runKeys of the runs that have a line, successful or not: a resumed eval skips them. */
+/**
+ * The runKeys of the runs that have a task result, successful or not: a resumed eval skips them. A
+ * run with only infrastructure lines is not finished: the next eval runs it again.
+ */
 export function finishedKeys(results: readonly EvalResult[]): Set<string> {
-  return new Set(results.map((result) => runKey(result.task, result.arm, result.run, result.agent, result.model)));
+  return new Set(results.filter((result) => !result.infrastructure).map((result) => runKey(result.task, result.arm, result.run, result.agent, result.model)));
 }
 
 /** The longest unterminated tail appendResult looks at; a longer one is kept and ended with a newline. */

@@ -75,9 +75,16 @@ export interface EvalResult {
   toolCalls: number | null;
   /** Wall time of the agent run, ms. */
   ms: number;
-  /** Why it failed (timeout, agent error, wrong answer), one line; null on success. */
+  /** Why it failed (wrong answer, turns used up, the agent's own failure), one line; null on success. */
   error: string | null;
   /** The agent command's first word and the model, so mixed results stay apart in a report. */
   agent: string;
   model: string;
+  /**
+   * The run failed for the agent's own reasons (its model unreachable, refused or rate-limited, a
+   * crash, the time bound), so it says nothing about the task: not counted in a report, and run
+   * again by the next `eval --run`. Always false with `success`. Lines written before this field
+   * existed are read with it worked out from their error (see parseResults).
+   */
+  infrastructure: boolean;
 }

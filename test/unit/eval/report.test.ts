@@ -1,6 +1,7 @@
 // What `mcp-lint eval` reports (src/eval/report.ts): exact figures on a hand-made set, the last line
 // of a run winning, agents and models kept apart, pinned terminal text and Markdown, hostile ids
 // inert in every channel, and an SVG chart that is well-formed XML and the same bytes every time.
+// Runs the agent failed on its own (issue 37) are listed apart and counted nowhere else.
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { reportMarkdown, reportText, type Summary, successChartSvg, summarize } from "../../../src/eval/report.js";
@@ -32,9 +33,18 @@ function run(
     error: success ? null : "wrong answer",
     agent: "claude",
     model: "sonnet",
+    infrastructure: false,
     ...who,
   };
 }
+
+/** A run the agent failed on its own: not a task result. */
+function ownFailure(task: string, arm: EvalArm, number: number, error: string, who: Partial<EvalResult> = {}): EvalResult {
+  return { ...run(task, arm, number, false, [null, 1, 0, 400], who), error, infrastructure: true };
+}
+
+const NOT_LOGGED_IN = "the agent failed (api_error): Not logged in \u00b7 Please run /login";
+const OVERLOADED = "the agent failed (api_error): API Error: 529 Overloaded";
 
 /** 3 tasks (two on fs, one on mem) x 2 arms x 2 runs. */
 const SET: EvalResult[] = [
@@ -163,6 +173,103 @@ describe("summarize", () => {
     expect(summarize([])).toEqual({ groups: [] });
     expect(reportText(summarize([]))).toBe("no eval results\n");
     expect(reportMarkdown(summarize([]))).toBe("# mcp-lint eval\n\nNo eval results.\n");
+  });
+});
+
+describe("runs the agent failed on its own", () => {
+  const failures = [ownFailure("t1", "direct", 3, NOT_LOGGED_IN), ownFailure("t2", "proxy", 3, OVERLOADED), ownFailure("t3", "direct", 3, NOT_LOGGED_IN)];
+
+  it("count in no figure, no rate and no chart bar, and are listed apart by why", () => {
+    const group = summarize([...SET, ...failures]).groups[0];
+    const plain = summarize(SET).groups[0];
+    expect(group?.runs).toBe(12);
+    expect(group?.servers).toEqual(plain?.servers);
+    expect(group?.all).toEqual(plain?.all);
+    expect(group?.tasks).toEqual(plain?.tasks);
+    expect(group?.notCounted).toEqual({
+      runs: 3,
+      reasons: [
+        { reason: NOT_LOGGED_IN, runs: 2 },
+        { reason: OVERLOADED, runs: 1 },
+      ],
+    });
+    const text = reportText(summarize([...SET, ...failures]));
+    expect(text).toBe(
+      TEXT.replace("model sonnet: 12 runs", "model sonnet: 12 runs, 3 not counted") +
+        "\n3 runs not counted: they failed for the agent's own reasons, not the task's; the next eval --run runs them again:\n" +
+        `  2x ${NOT_LOGGED_IN}\n  1x ${OVERLOADED}\n`,
+    );
+    const markdown = reportMarkdown(summarize([...SET, ...failures]));
+    expect(markdown).toContain("12 runs, 3 not counted.");
+    expect(markdown).toContain(
+      "3 runs not counted: they failed for the agent's own reasons, not the task's; the next eval --run runs them again:\n\n| runs | why |\n| ---: | --- |\n| 2 | the agent failed \\(api\\_error\\)\\: Not logged in · Please run \\/login |\n",
+    );
+    expect(new MarkdownIt().render(markdown).match(/<table>/g)).toHaveLength(3);
+    const bars = (svg: string) => [...svg.matchAll(/<rect [^>]*><title>[^<]*<\/title><\/rect>/g)].map((match) => match[0]);
+    expect(bars(successChartSvg(summarize([...SET, ...failures])))).toEqual(bars(successChartSvg(summarize(SET))));
+  });
+
+  // Issue 37: without model access every run failed alike, and the report showed 0% success with a chart.
+  it("only such runs: no table, no 0% and no bar, but why", () => {
+    const onlyFailures = summarize(failures);
+    expect(onlyFailures.groups[0]?.runs).toBe(0);
+    const text = reportText(onlyFailures);
+    expect(text).toBe(
+      "agent claude, model sonnet: 0 runs, 3 not counted\n\nno task result to count\n\n" +
+        "3 runs not counted: they failed for the agent's own reasons, not the task's; the next eval --run runs them again:\n" +
+        `  2x ${NOT_LOGGED_IN}\n  1x ${OVERLOADED}\n`,
+    );
+    expect(text).not.toContain("%");
+    const markdown = reportMarkdown(onlyFailures);
+    expect(markdown).toContain("No task result to count.");
+    expect(markdown).not.toContain("%");
+    const svg = successChartSvg(onlyFailures);
+    checkXml(svg);
+    expect(svg).toContain(">no results</text>");
+    expect(svg).not.toMatch(/<rect [^>]*><title>/);
+  });
+
+  it("never replace a task result of the same run, before or after it; a later task result replaces them", () => {
+    const done = run("t1", "direct", 1, true, [1, 1, 1, 1]);
+    const own = ownFailure("t1", "direct", 1, OVERLOADED);
+    for (const order of [
+      [own, done],
+      [done, own],
+      [own, done, own],
+    ]) {
+      const group = summarize(order).groups[0];
+      expect(group?.runs).toBe(1);
+      expect(group?.all.direct.successes).toBe(1);
+      expect(group?.notCounted.runs).toBe(0);
+    }
+    // Two failures of one run count once, by the last.
+    expect(summarize([ownFailure("t1", "direct", 1, NOT_LOGGED_IN), own]).groups[0]?.notCounted).toEqual({
+      runs: 1,
+      reasons: [{ reason: OVERLOADED, runs: 1 }],
+    });
+  });
+
+  it("list five reasons at most, the rest added up", () => {
+    const many = Array.from({ length: 8 }, (_, index) => ownFailure("t1", "direct", index + 1, `reason ${index}`));
+    const text = reportText(summarize([...many, ownFailure("t2", "direct", 1, "reason 7")]));
+    expect(text).toContain("  2x reason 7\n  1x reason 0\n  1x reason 1\n  1x reason 2\n  1x reason 3\n  3x other reasons\n");
+  });
+
+  it("show a hostile reason inert in the text and the Markdown", () => {
+    const hostile = [...HOSTILE, HOSTILE_TASK].map((reason, index) => ownFailure("t1", "direct", index + 1, reason));
+    // More than five reasons are added up: show each hostile one in a summary of its own.
+    for (const one of hostile) {
+      const summary = summarize([one]);
+      const text = reportText(summary);
+      expectInert("text", text);
+      expect(text).toContain(`  1x ${neutralize(one.error ?? "")}`);
+      const markdown = reportMarkdown(summary);
+      expectInert("markdown", markdown);
+      const html = new MarkdownIt({ html: true, linkify: true }).render(markdown);
+      for (const tag of ["<script", "<img", "<a "]) expect(html).not.toContain(tag);
+      const cells = html.match(/<td>[\s\S]*?<\/td>/g)?.map(htmlText) ?? [];
+      expect(cells).toContain(neutralize(one.error ?? ""));
+    }
   });
 });
 

@@ -1,12 +1,13 @@
 // results.jsonl of `mcp-lint eval` (src/eval/results.ts): lines written in a fixed key order and read
 // back exactly; a bad line is a one-line UsageError naming the file and line; a last line cut off by
-// a killed run is ignored, and appending after it removes the piece first; resume keys.
+// a killed run is ignored, and appending after it removes the piece first; resume keys. The
+// agent's own failures (issue 37): kept apart, not finished, and worked out for lines written before.
 import { lstatSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/errors.js";
-import { appendResult, finishedKeys, parseResults, resultLine, runKey } from "../../../src/eval/results.js";
+import { appendResult, finishedKeys, legacyInfrastructure, parseResults, resultLine, runKey } from "../../../src/eval/results.js";
 import type { EvalResult } from "../../../src/eval/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-lint-eval-results-"));
@@ -30,6 +31,7 @@ function result(overrides: Partial<EvalResult> = {}): EvalResult {
     error: null,
     agent: "claude",
     model: "claude-sonnet-4",
+    infrastructure: false,
     ...overrides,
   };
 }
@@ -39,6 +41,9 @@ const SAMPLE: EvalResult[] = [
   result({ arm: "proxy", success: false, tokens: null, turns: null, toolCalls: null, ms: 12.5, error: "timeout after 300 s" }),
   result({ task: 'odd "id"\n\u2028é😀', server: "s\\x", run: 2, model: "", error: "wrong answer: \u001b[31m" }),
 ];
+
+/** A run the agent failed on its own (issue 37). */
+const OWN_FAILURE = result({ run: 3, success: false, error: "the agent failed (api_error): API Error: 529 Overloaded", infrastructure: true });
 
 /** The UsageError message parseResults throws for `text`. */
 function errorOf(text: string, file = "results.jsonl"): string {
@@ -56,17 +61,19 @@ function errorOf(text: string, file = "results.jsonl"): string {
 describe("resultLine and parseResults", () => {
   it("writes one compact line with the keys in a fixed order", () => {
     expect(resultLine(result())).toBe(
-      '{"task":"fs-read","server":"filesystem","arm":"direct","run":1,"success":true,"tokens":1234,"turns":3,"toolCalls":2,"ms":4567,"error":null,"agent":"claude","model":"claude-sonnet-4"}\n',
+      '{"task":"fs-read","server":"filesystem","arm":"direct","run":1,"success":true,"tokens":1234,"turns":3,"toolCalls":2,"ms":4567,"error":null,"agent":"claude","model":"claude-sonnet-4","infrastructure":false}\n',
     );
     // The same result built with its keys in another order gives the same bytes.
     const shuffled = Object.fromEntries(Object.entries(result()).reverse()) as unknown as EvalResult;
     expect(resultLine(shuffled)).toBe(resultLine(result()));
   });
 
-  it("round-trips every result, odd strings included, one line each", () => {
+  it("round-trips every result, odd strings and the agent's own failures included, one line each", () => {
     const text = SAMPLE.map(resultLine).join("");
     expect(text.split("\n")).toHaveLength(SAMPLE.length + 1);
     expect(parseResults(text, "results.jsonl")).toEqual(SAMPLE);
+    expect(parseResults(resultLine(OWN_FAILURE), "results.jsonl")).toEqual([OWN_FAILURE]);
+    expect(resultLine(OWN_FAILURE)).toContain(',"infrastructure":true}');
   });
 
   it("skips blank lines, reads CRLF line ends and drops a leading BOM", () => {
@@ -88,6 +95,56 @@ describe("resultLine and parseResults", () => {
     expect(() => resultLine(result({ ms: Number.NaN }))).toThrow('not an eval result: "ms" must be a number of at least 0');
     expect(() => resultLine(result({ tokens: 1.5 }))).toThrow('"tokens" must be a whole number of at least 0, or null');
     expect(() => resultLine(result({ run: 0 }))).toThrow('"run" must be a whole number of at least 1');
+    const { infrastructure: _infrastructure, ...older } = result();
+    expect(() => resultLine(older as EvalResult)).toThrow('"infrastructure" is missing');
+    expect(() => resultLine(result({ infrastructure: true }))).toThrow('"success" must be false when "infrastructure" is true');
+  });
+});
+
+describe("older lines, written before the infrastructure field", () => {
+  const older = (overrides: Partial<EvalResult>) => {
+    const { infrastructure: _infrastructure, ...rest } = result({ success: false, ...overrides });
+    return `${JSON.stringify(rest)}\n`;
+  };
+
+  it("are read, with the field worked out from the error those versions wrote for the agent's own failures", () => {
+    const agentsOwn = [
+      // Issue 37: "Not logged in" (is_error on a success result) recorded as a failed task.
+      "the agent ended with success",
+      "the agent ended with error_during_execution",
+      "the agent printed no result",
+      "the agent printed no result; its last error line: Error: ECONNRESET",
+      "could not start claude (ENOENT)",
+      "no answer within 300 s",
+    ];
+    const tasks = [
+      null,
+      'the answer does not contain "Tomas Berg"',
+      "the agent ended with error_max_turns",
+      "the agent ended with an error",
+      "the agent ended with success!",
+    ];
+    for (const error of agentsOwn) {
+      const [read] = parseResults(older({ error }), "results.jsonl");
+      expect(read?.infrastructure, error).toBe(true);
+      expect(finishedKeys([read as EvalResult]).size, error).toBe(0);
+    }
+    for (const error of tasks) {
+      const [read] = parseResults(older({ error }), "results.jsonl");
+      expect(read?.infrastructure, String(error)).toBe(false);
+      expect(finishedKeys([read as EvalResult]).size, String(error)).toBe(1);
+    }
+    // A success is never the agent's failure, whatever its error says.
+    expect(legacyInfrastructure({ success: true, error: "no answer within 300 s" })).toBe(false);
+  });
+
+  it("are written back with the field when a new line is added after them", async () => {
+    const path = freshPath();
+    writeFileSync(path, older({ error: "the agent ended with success" }));
+    await appendResult(path, result({ run: 2 }));
+    const [first, second] = parseResults(readFileSync(path, "utf8"), path);
+    expect(first?.infrastructure).toBe(true);
+    expect(second).toEqual(result({ run: 2 }));
   });
 });
 
@@ -124,10 +181,15 @@ describe("parseResults on a bad line", () => {
       ["error", 0, '"error" must be a string or null'],
       ["agent", null, '"agent" must be a string'],
       ["model", ["x"], '"model" must be a string'],
+      ["infrastructure", "yes", '"infrastructure" must be true or false'],
+      ["infrastructure", null, '"infrastructure" must be true or false'],
     ];
     for (const [field, value, why] of cases) {
       expect(errorOf(`${good}${withField(field, value)}`)).toBe(`results.jsonl line 2 is not an eval result: ${why}; fix or delete that line`);
     }
+    expect(errorOf(`${good}${withField("infrastructure", true)}`)).toBe(
+      'results.jsonl line 2 is not an eval result: "success" must be false when "infrastructure" is true; fix or delete that line',
+    );
   });
 
   it("names a missing field, and refuses what is not an object", () => {
@@ -164,9 +226,10 @@ describe("parseResults on a cut-off last line", () => {
 });
 
 describe("runKey and finishedKeys", () => {
-  it("finds every run that has a line, failed or not", () => {
-    const keys = finishedKeys(SAMPLE);
+  it("finds every run that has a task result, failed or not, and not one with only the agent's own failures", () => {
+    const keys = finishedKeys([...SAMPLE, OWN_FAILURE]);
     expect(keys.size).toBe(3);
+    expect(keys.has(runKey("fs-read", "direct", 3, "claude", "claude-sonnet-4"))).toBe(false);
     expect(keys.has(runKey("fs-read", "direct", 1, "claude", "claude-sonnet-4"))).toBe(true);
     expect(keys.has(runKey("fs-read", "proxy", 1, "claude", "claude-sonnet-4"))).toBe(true);
     expect(keys.has(runKey("fs-read", "direct", 2, "claude", "claude-sonnet-4"))).toBe(false);
@@ -188,6 +251,13 @@ describe("runKey and finishedKeys", () => {
 
   it("counts a run once however many lines it has", () => {
     expect(finishedKeys([result(), result({ success: false }), result()]).size).toBe(1);
+  });
+
+  it("a run the agent failed on its own and then finished is finished, in either order of its lines", () => {
+    const own = { ...OWN_FAILURE, run: 1 };
+    expect(finishedKeys([own, result()]).size).toBe(1);
+    expect(finishedKeys([result({ success: false }), own]).size).toBe(1);
+    expect(finishedKeys([own, own]).size).toBe(0);
   });
 });
 
