@@ -98,7 +98,7 @@ export function redactorFor(target: Target | null, output: Output): Redactor {
 export interface VerdictModules {
   install: typeof import("../install/index.js") | null;
   /** The structural schema diff, loaded now for a live server and on first use for a file. */
-  schemaDiff: () => Promise<(before: unknown, after: unknown) => string[]>;
+  schemaDiff: () => Promise<(before: unknown, after: unknown, pointer?: string) => string[]>;
 }
 
 /**

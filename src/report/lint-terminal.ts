@@ -5,7 +5,7 @@ import type { ToolScore, WasteItem } from "../lint/score.js";
 import { RESPONSE_BUDGET_TOKENS } from "../lint/score-constants.js";
 import { type LintReport, type LintReportItem, atLeast } from "./lint-report.js";
 import { probeTableLines } from "./lint-probes.js";
-import { capDisplay, neutralize, showNameCapped } from "../text/neutralize.js";
+import { capDisplay, capPath, neutralize, showNameCapped } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
 import { pushAll } from "../arrays.js";
 import { plural, thousands } from "../numbers.js";
@@ -76,13 +76,13 @@ function placeLabel(item: LintReportItem): string {
   if (item.path === null || SELF_EVIDENT.has(item.path)) return "";
   // S8 points at the exact string (a key, a description, an enum value); other rules name the parameter.
   const parameter = item.rule === "S8" ? null : parameterLabel(item.path);
-  return `[${capDisplay(neutralize(parameter ?? item.path), 80)}] `;
+  return `[${capPath(neutralize(parameter ?? item.path), 80)}] `;
 }
 
 /** Words for one source of waste in the score block. */
 function wasteLabel(item: WasteItem, definitionTokens: number): string {
   const parameter = parameterLabel(item.path);
-  const param = parameter === null ? "" : ` [${capDisplay(neutralize(parameter), 40)}]`;
+  const param = parameter === null ? "" : ` [${capPath(neutralize(parameter), 40)}]`;
   switch (`${item.cause}:${item.reason ?? ""}`) {
     case "definition:":
       return `${thousands(definitionTokens)}-token definition`;

@@ -3,7 +3,7 @@
 import type { Change } from "../lock/kinds.js";
 import { SCHEMA_REASONS } from "../schema/reasons.js";
 import { neutralize } from "../text/neutralize.js";
-import { textHunks } from "./text-diff.js";
+import { textHunks, whitespaceOnly } from "./text-diff.js";
 
 // JSON values that are not text (whole annotations, limits) are cut for a one-line message; text the
 // model reads is never cut when it is new, since a payload can sit at its end.
@@ -21,12 +21,17 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}...(${text.length - max} more characters)`;
 }
 
+/** What a text edit that moved, added or dropped only spaces, tabs and line breaks is called. */
+export const WHITESPACE_ONLY = "whitespace only, the same words in the same order";
+
 /**
  * Every edit between two texts, in order, each whole: `inserted "..."`, `replaced "..." with
- * "..."`, `removed "..."` (long removed text is cut; it no longer reaches the model).
+ * "..."`, `removed "..."` (long removed text is cut; it no longer reaches the model). An edit of
+ * white space only is one phrase with the count of edits, not a `removed " "` per space.
  */
 export function describeTextEdit(before: unknown, after: unknown): string {
   if (typeof before !== "string" || typeof after !== "string") return `${quote(before)} -> ${quote(after)}`;
+  if (whitespaceOnly(before, after)) return `${WHITESPACE_ONLY} (${editCount(before, after)})`;
   const removedText = (text: string) => `"${cut(neutralize(text), MAX_REMOVED_SHOWN)}"`;
   const parts = textHunks(before, after).map((hunk) => {
     if (hunk.op === "insert") return `inserted ${quote(hunk.after)}`;

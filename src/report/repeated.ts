@@ -1,6 +1,7 @@
 /** Changes repeated across tools: the same edit made to many tools is one thing to review, not many. Pure. */
 
 import type { Change } from "../lock/kinds.js";
+import { valueAtPointer } from "../json/value.js";
 
 /** One change made identically to several tools (or prompts, resources, templates of one kind). */
 export interface RepeatedChange {
@@ -13,11 +14,51 @@ export interface RepeatedChange {
 /**
  * What makes two changes the same for a reviewer: kind, severity, what they are about, the place
  * inside the definition and every fact the report shows (before and after values included). A
- * change carrying a whole definition (a new or removed tool) is never the same as another's.
+ * change carrying a whole definition (a new or removed tool) is never the same as another's. A
+ * structural schema change carries both whole schemas, which differ from tool to tool even when the
+ * change does not: it is compared by what sits at its paths instead (the same `$schema` URI edit
+ * on nine tools is one change).
  */
 export function sameness(change: Change): string | null {
   if (change.tool === null || change.args.definition !== undefined) return null;
-  return JSON.stringify([change.kind, change.severity, change.subject ?? "tool", change.server ?? null, change.path ?? null, change.args]);
+  const spots = changedSpots(change);
+  const { before, after, ...facts } = change.args;
+  const shown = (value: unknown) => (value === undefined ? 0 : [value]);
+  const compared =
+    spots === null
+      ? change.args
+      : { ...facts, spots: spots.map((spot) => [spot.pointer, shown(valueAtPointer(before, spot.pointer)), shown(valueAtPointer(after, spot.pointer))]) };
+  return JSON.stringify([change.kind, change.severity, change.subject ?? "tool", change.server ?? null, change.path ?? null, compared]);
+}
+
+/** Kinds whose `before` and `after` hold the whole input or output schema, with `paths` saying where it changed. */
+const WHOLE_SCHEMA_KINDS: ReadonlySet<string> = new Set(["schema_changed", "output_schema_changed"]);
+
+/** A place a schema change is at: a JSON Pointer into the schema `before` and `after` hold. */
+export interface ChangedSpot {
+  pointer: string;
+}
+
+/**
+ * The places inside its schema a whole-schema change is at (the schema itself when it names none);
+ * null when the change does not carry whole schemas, or a place holds the same on both sides (it is
+ * not a literal place in them), so the change can only be compared whole.
+ */
+export function changedSpots(change: Change): ChangedSpot[] | null {
+  const { args } = change;
+  const root = change.path;
+  if (!WHOLE_SCHEMA_KINDS.has(change.kind) || args.paths === undefined || root === undefined) return null;
+  if (args.before === undefined && args.after === undefined) return null;
+  if (args.paths.length === 0) return [{ pointer: "" }];
+  const spots: ChangedSpot[] = [];
+  for (const path of new Set(args.paths)) {
+    if (path !== root && !path.startsWith(`${root}/`)) return null;
+    const pointer = path.slice(root.length);
+    // A place whose value did not change (a path inside a reference's target, say) does not show the change.
+    if (JSON.stringify(valueAtPointer(args.before, pointer)) === JSON.stringify(valueAtPointer(args.after, pointer))) return null;
+    spots.push({ pointer });
+  }
+  return spots;
 }
 
 /**

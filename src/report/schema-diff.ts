@@ -4,6 +4,8 @@ import { atomizeChangeset, diff } from "json-diff-ts";
 import { pushAll } from "../arrays.js";
 import { neutralize } from "../text/neutralize.js";
 import { thousands } from "../numbers.js";
+import { unescapePointer, valueAtPointer } from "../json/value.js";
+import { canonical } from "../schema/json.js";
 
 const MAX_LINES = 60;
 const MAX_VALUE_SHOWN = 300;
@@ -16,20 +18,32 @@ function show(value: unknown): string {
 /**
  * Lines like `+ $.properties.notes = {"type":"string"}`, computed with json-diff-ts. A schema added
  * or removed as a whole is one line. Text the model reads is reported whole by its own change; this
- * diff is the structural picture, so long values and long diffs are cut.
+ * diff is the structural picture, so long values and long diffs are cut. With `pointer`, only what
+ * sits at that JSON Pointer inside both schemas is compared, and lines name it from the schema's root.
  */
-export function schemaDiffLines(before: unknown, after: unknown): string[] {
+export function schemaDiffLines(wholeBefore: unknown, wholeAfter: unknown, pointer = ""): string[] {
+  let before = valueAtPointer(wholeBefore, pointer);
+  let after = valueAtPointer(wholeAfter, pointer);
+  let at = pointer;
+  const last = unescapePointer(pointer.slice(pointer.lastIndexOf("/") + 1));
+  if (pointer !== "" && SET_KEYWORDS.has(last) && Array.isArray(before) && Array.isArray(after)) {
+    // A pointer at an enum or a required list: compared inside its object, so it reads by value.
+    at = pointer.slice(0, pointer.lastIndexOf("/"));
+    before = { [last]: before };
+    after = { [last]: after };
+  }
+  const root = at === "" ? "$" : neutralize(dollarPath(wholeBefore, wholeAfter, at));
   if (before === undefined && after === undefined) return [];
-  if (before === undefined) return [`+ $ (new schema) = ${show(after)}`];
-  if (after === undefined) return [`- $ (schema removed; was ${show(before)})`];
+  if (before === undefined) return [at === "" ? `+ $ (new schema) = ${show(after)}` : `+ ${root} = ${show(after)}`];
+  if (after === undefined) return [at === "" ? `- $ (schema removed; was ${show(before)})` : `- ${root} (was ${show(before)})`];
   // json-diff-ts's diff is quadratic in the keys of one object (it concatenates its change list
   // per key), so a schema pair past MAX_DIFF_VALUES gets one line instead; every change in it is
   // still reported by the lock's own comparison.
   const values = Math.max(countValues(before, MAX_DIFF_VALUES), countValues(after, MAX_DIFF_VALUES));
   if (values > MAX_DIFF_VALUES)
     return [`(structural diff not shown: a schema holds more than ${thousands(MAX_DIFF_VALUES)} values; each change is listed on its own)`];
-  // `required` is a set: compared by name, not by index, and shown as one line of names added and dropped.
-  const sets = requiredSets(before, after);
+  // `required` and `enum` are sets: compared by value, not by index, each shown as one line.
+  const sets = valueSets(before, after, root);
   const changeset = diff({ schema: sets.before }, { schema: sets.after });
   // atomizeChangeset is quadratic in the number of changes (it rebuilds its result list per
   // change: 150,000 changed properties took minutes), and only MAX_LINES atoms are shown: count
@@ -37,7 +51,7 @@ export function schemaDiffLines(before: unknown, after: unknown): string[] {
   const total = countAtoms(changeset, undefined);
   const atoms = atomizeChangeset(firstAtoms(changeset, undefined, { left: MAX_LINES }) as Changeset);
   const lines = atoms.map((atom) => {
-    const path = neutralize(atom.path.replace(/^\$\.schema/, "$"));
+    const path = neutralize(atom.path.replace(/^\$\.schema/, () => root));
     if (atom.type === "ADD") return `+ ${path} = ${show(atom.value)}`;
     if (atom.type === "REMOVE") return `- ${path} (was ${show(atom.value)})`;
     return `~ ${path}: ${show(atom.oldValue)} -> ${show(atom.value)}`;
@@ -47,10 +61,11 @@ export function schemaDiffLines(before: unknown, after: unknown): string[] {
 }
 
 /**
- * Copies of two schemas where every `required` list both sides hold at the same place is taken out of the
- * structural diff, with a line `~ $.path.required: + name, - type` for each list whose names differ.
+ * Copies of two schemas where every `required` and `enum` list both sides hold at the same place is
+ * taken out of the structural diff, with one line for each list that changed: json-diff-ts compares
+ * arrays by index, so one value dropped from the front of a 15-value enum read as 15 changed values.
  */
-function requiredSets(before: unknown, after: unknown): { before: unknown; after: unknown; lines: string[] } {
+function valueSets(before: unknown, after: unknown, root: string): { before: unknown; after: unknown; lines: string[] } {
   const lines: string[] = [];
   const copy = (value: unknown, other: unknown, path: string, side: "before" | "after", depth: number): unknown => {
     if (Array.isArray(value)) return value.map((item, i) => copy(item, Array.isArray(other) ? other[i] : undefined, `${path}[${i}]`, side, depth + 1));
@@ -69,11 +84,61 @@ function requiredSets(before: unknown, after: unknown): { before: unknown; after
         }
         continue;
       }
+      if (key === "enum" && Array.isArray(mine) && Array.isArray(theirs)) {
+        if (side === "before") {
+          const line = enumChange(mine, theirs);
+          if (line !== null) lines.push(`~ ${neutralize(`${path}.enum`)}: ${line}`);
+        }
+        continue;
+      }
       out[key] = copy(mine, theirs, `${path}.${key}`, side, depth + 1);
     }
     return out;
   };
-  return { before: copy(before, after, "$", "before", 0), after: copy(after, before, "$", "after", 0), lines };
+  return { before: copy(before, after, root, "before", 0), after: copy(after, before, root, "after", 0), lines };
+}
+
+/** Keywords whose lists are sets, compared by value. */
+const SET_KEYWORDS: ReadonlySet<string> = new Set(["enum", "required"]);
+
+/** Values of one enum change named on its line; the rest are counted. */
+const MAX_ENUM_VALUES_SHOWN = 10;
+
+/**
+ * An enum's change in words, by value: `lost value "x"`, `new values "y", "z"`, both, or `same values,
+ * new order` (or `duplicates changed`) when no value came or went; null when the lists are equal.
+ */
+function enumChange(before: readonly unknown[], after: readonly unknown[]): string | null {
+  const was = new Map(before.map((value) => [canonical(value), value] as const));
+  const now = new Map(after.map((value) => [canonical(value), value] as const));
+  const lost = [...was].filter(([key]) => !now.has(key)).map(([, value]) => value);
+  const gained = [...now].filter(([key]) => !was.has(key)).map(([, value]) => value);
+  const listed = (word: string, values: readonly unknown[]) => {
+    if (values.length === 0) return [];
+    const shown = values.slice(0, MAX_ENUM_VALUES_SHOWN).map(show).join(", ");
+    const more = values.length - MAX_ENUM_VALUES_SHOWN;
+    return [`${word} value${values.length === 1 ? "" : "s"} ${shown}${more > 0 ? ` and ${thousands(more)} more` : ""}`];
+  };
+  const parts = [...listed("lost", lost), ...listed("new", gained)];
+  if (parts.length > 0) return parts.join("; ");
+  const order = (list: readonly unknown[]) => list.map((value) => canonical(value));
+  const [old, fresh] = [order(before), order(after)];
+  if (old.length === fresh.length && old.every((key, index) => key === fresh[index])) return null;
+  const sorted = (keys: string[]) => [...keys].sort().join("\u0000");
+  return old.length === fresh.length && sorted(old) === sorted(fresh) ? "same values, new order" : "same values, duplicates changed";
+}
+
+/** A JSON Pointer into the schemas in json-diff-ts's notation (`$.properties.a.enum`, `$.anyOf[1]`, `$.properties[a.b]`). */
+function dollarPath(before: unknown, after: unknown, pointer: string): string {
+  let path = "$";
+  let [left, right] = [before, after];
+  for (const raw of pointer === "" ? [] : pointer.slice(1).split("/")) {
+    const token = unescapePointer(raw);
+    const inArray = Array.isArray(left) || Array.isArray(right);
+    path += inArray && /^\d+$/.test(token) ? `[${token}]` : token.includes(".") ? `[${token}]` : `.${token}`;
+    [left, right] = [valueAtPointer(left, `/${raw}`), valueAtPointer(right, `/${raw}`)];
+  }
+  return path;
 }
 
 function names(value: unknown): value is string[] {

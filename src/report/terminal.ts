@@ -5,11 +5,11 @@ import type { Change, Severity } from "../lock/kinds.js";
 import { countBySeverity } from "../lock/engine.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ownField } from "../lock/snapshot.js";
-import { changeMessage, editCount } from "./messages.js";
-import { capDisplay, neutralize, neutralizeLines, showNameCapped } from "../text/neutralize.js";
+import { changeMessage, editCount, WHITESPACE_ONLY } from "./messages.js";
+import { capPath, neutralize, neutralizeLines, showNameCapped } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
-import { type DiffStyle, diffDisplayLines, isRewrite, textSegments } from "./text-diff.js";
-import { sameness, splitRepeated } from "./repeated.js";
+import { type DiffStyle, diffDisplayLines, isRewrite, textSegments, whitespaceOnly } from "./text-diff.js";
+import { changedSpots, sameness, splitRepeated } from "./repeated.js";
 import { maxOf, pushAll } from "../arrays.js";
 import { catalogGroups, toolTexts } from "./first-lock.js";
 
@@ -21,8 +21,8 @@ export interface ReportInput {
   lock: Lockfile | null;
   changes: readonly Change[];
   notes: readonly Note[];
-  /** Structural schema diff (json-diff-ts), passed in only when a schema changed so it loads only then. */
-  schemaDiff?: (before: unknown, after: unknown) => string[];
+  /** Structural schema diff (json-diff-ts), passed in only when a schema changed so it loads only then; with `pointer`, of what sits there. */
+  schemaDiff?: (before: unknown, after: unknown, pointer?: string) => string[];
   /** S8 hidden-text findings shown next to the changes (see cli/hidden-text.ts); counted in the summary line. */
   hiddenText?: readonly HiddenTextNote[];
   /** `lock --brief`: a first lock lists only each tool's description and the instructions, not every string. */
@@ -102,7 +102,11 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   }
   for (const { subject, names, changes } of byNames.values()) {
     lines.push(paint(style, "bold", `${names.length} ${subject}s: ${namesList(names)}`));
-    for (const change of changes) pushAll(lines, changeBlock(change, diffStyle, severity));
+    for (const change of changes) {
+      pushAll(lines, changeBlock(change, diffStyle, severity));
+      // A repeated structural change shows the part of the diff it is about, the same in every tool named.
+      for (const line of spotDiffs(input, change)) lines.push(`${INDENT_DETAIL}${line}`);
+    }
     lines.push("");
   }
   for (const [key, changes] of groups) pushAll(lines, groupLines(input, key, changes, style));
@@ -305,6 +309,8 @@ function changeLines(change: Change, diffStyle: TerminalDiffStyle): { headline: 
   const textDiff = (what: string) => {
     if (typeof args.before !== "string" || typeof args.after !== "string") return { headline: changeMessage(change), block: [] };
     const count = editCount(args.before, args.after);
+    // The same words in the same order: one line, not a hunk per space.
+    if (whitespaceOnly(args.before, args.after)) return { headline: `${what} changed: ${WHITESPACE_ONLY}${count === "" ? "" : ` (${count})`}`, block: [] };
     const segments = textSegments(args.before, args.after);
     if (isRewrite(args.before, args.after, segments)) {
       // Most of it changed: the old and the new text each read whole, not interleaved word by word.
@@ -390,7 +396,7 @@ function firstLockLines(input: ReportInput, severity: (level: Severity, width: n
     const shownLines = neutralizeLines(text.slice(0, cut));
     if (cut < text.length) shownLines[shownLines.length - 1] += `...(${text.length - cut} more characters)`;
     const [first, ...others] = shownLines;
-    lines.push(`    ${capDisplay(neutralize(at), MAX_NAME_SHOWN)}: ${first ?? ""}`, ...others.map((line) => `      ${line}`));
+    lines.push(`    ${capPath(neutralize(at), MAX_NAME_SHOWN)}: ${first ?? ""}`, ...others.map((line) => `      ${line}`));
   };
   for (const tool of snapshot.tools) {
     const name = String(tool.name);
@@ -428,6 +434,24 @@ function firstLockLines(input: ReportInput, severity: (level: Severity, width: n
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Most diff lines a repeated structural change shows; the places past them are counted. */
+const MAX_SPOT_LINES = 60;
+
+/** The diff at each place a repeated structural schema change is at (its first tool's, the same in every one). */
+function spotDiffs(input: ReportInput, change: Change): string[] {
+  if (input.schemaDiff === undefined) return [];
+  const spots = changedSpots(change) ?? [];
+  const lines: string[] = [];
+  for (const [index, spot] of spots.entries()) {
+    if (lines.length >= MAX_SPOT_LINES) {
+      lines.push(`... the diff at ${spots.length - index} more place${spots.length - index === 1 ? "" : "s"}`);
+      break;
+    }
+    pushAll(lines, input.schemaDiff(change.args.before, change.args.after, spot.pointer));
+  }
+  return lines;
 }
 
 function schemaDiffs(input: ReportInput, tool: string, changes: readonly Change[]): string[] {

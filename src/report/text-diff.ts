@@ -155,6 +155,19 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
+/**
+ * True when two different texts hold the same words in the same order, so only spaces, tabs and line
+ * breaks changed. Other spaces (no-break, zero-width, ideographic...) are not white space here: they
+ * can hide or join words, so their edits are shown one by one. Joining or splitting a word is a word
+ * change ("the rapist" is not "therapist").
+ */
+export function whitespaceOnly(before: string, after: string): boolean {
+  if (before === after) return false;
+  const words = (text: string) => text.split(/[ \t\n\r]+/).filter((word) => word !== "");
+  const [old, fresh] = [words(before), words(after)];
+  return old.length === fresh.length && old.every((word, index) => word === fresh[index]);
+}
+
 /** Texts shorter than this read fine word by word, however much changed. */
 const REWRITE_MIN_CHARS = 120;
 /** Below this share of unchanged text, interleaved words are harder to read than the two texts. */

@@ -205,6 +205,51 @@ export function capDisplay(text: string, max: number): string {
   return `${cut}...(${text.length - cut.length} more characters)`;
 }
 
+/** Share of a cut path's room given to its end: the last names of a pointer tell two places apart. */
+const PATH_TAIL_SHARE = 0.45;
+const PATH_ELISION = "...";
+
+/**
+ * Cut an already-neutralized JSON Pointer or parameter path to at most `max` characters, keeping its
+ * start and its end with `...` between: a plain cut kept only the start, so two paths that differ
+ * near the end looked the same. A cut falls on a `/` or `.` when one is near, and never inside a
+ * `\u{...}` escape or a surrogate pair.
+ */
+export function capPath(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = Math.max(2, max - PATH_ELISION.length);
+  const tailRoom = Math.max(1, Math.floor(room * PATH_TAIL_SHARE));
+  const headRoom = room - tailRoom;
+  let headEnd = headRoom;
+  const headSeparator = Math.max(text.lastIndexOf("/", headEnd - 1), text.lastIndexOf(".", headEnd - 1));
+  if (headSeparator >= headRoom / 2) headEnd = headSeparator + 1;
+  let tailStart = text.length - tailRoom;
+  const tailSeparator = nextSeparator(text, tailStart);
+  if (tailSeparator !== -1 && tailSeparator - tailStart <= tailRoom / 2) tailStart = tailSeparator;
+  headEnd = outsideEscape(text, headEnd, "back");
+  tailStart = outsideEscape(text, tailStart, "forward");
+  return `${text.slice(0, headEnd)}${PATH_ELISION}${text.slice(tailStart)}`;
+}
+
+function nextSeparator(text: string, from: number): number {
+  const slash = text.indexOf("/", from);
+  const dot = text.indexOf(".", from);
+  return slash === -1 ? dot : dot === -1 ? slash : Math.min(slash, dot);
+}
+
+/** A cut offset moved off a `\u{...}` escape and off the middle of a surrogate pair, toward `way`. */
+function outsideEscape(text: string, at: number, way: "back" | "forward"): number {
+  let offset = at;
+  const escapes = /\\u\{[0-9A-F]+\}/g;
+  for (let match = escapes.exec(text); match !== null && match.index < offset; match = escapes.exec(text)) {
+    const end = match.index + match[0].length;
+    if (end > offset) offset = way === "back" ? match.index : end;
+  }
+  const low = text.charCodeAt(offset);
+  if (offset > 0 && offset < text.length && low >= 0xdc00 && low <= 0xdfff) offset += way === "back" ? -1 : 1;
+  return offset;
+}
+
 /** Characters of a cut name's end that stay on screen: where generated names usually differ. */
 const NAME_TAIL = 24;
 

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { buildLockfile, compareSnapshot, snapshotFromFile } from "../../../src/index.js";
 import type { Change } from "../../../src/lock/kinds.js";
 import { splitRepeated } from "../../../src/report/repeated.js";
+import { schemaDiffLines } from "../../../src/report/schema-diff.js";
 import { renderTerminal } from "../../../src/report/terminal.js";
+import { expectInert } from "../../hostile-strings.js";
 
 const corpus = join(import.meta.dirname, "../../fixtures/upgrades");
 const capture = (server: string, version: string) =>
@@ -61,5 +63,104 @@ describe("the terminal report of real upgrades", () => {
     const { changes, text } = report("server-filesystem", "2025.8.21", "2025.11.25");
     expect(text.split("readOnlyHint (absent) -> true: the tool now claims to be read-only").length - 1).toBe(1);
     for (const tool of new Set(changes.map((item) => item.tool).filter((name): name is string => name !== null))) expect(text).toContain(tool);
+  });
+});
+
+describe("structural schema changes repeated across tools (issue 37)", () => {
+  const DRAFT7 = "http://json-schema.org/draft-07/schema#";
+  const DRAFT2020 = "https://json-schema.org/draft/2020-12/schema";
+  // Nine tools with different parameters: each change carries its own whole schema.
+  const tools = (uri: (index: number) => string, maxLength: (index: number) => number) =>
+    Array.from({ length: 9 }, (_, index) => ({
+      name: `tool_${index}`,
+      description: "Reads a file.",
+      inputSchema: {
+        $schema: uri(index),
+        type: "object",
+        properties: { [`p${index}`]: { type: "string" }, path: { type: "string", maxLength: maxLength(index) } },
+      },
+    }));
+  const check = (before: unknown[], after: unknown[]) => {
+    const lock = buildLockfile(snapshotFromFile({ tools: before }, "before.json"), null, 1);
+    const snapshot = snapshotFromFile({ tools: after }, "after.json");
+    const changes = compareSnapshot(snapshot, lock);
+    return { changes, text: renderTerminal({ mode: "check", lockPath: "mcp-lint.lock", snapshot, lock, changes, notes: [], schemaDiff: schemaDiffLines }) };
+  };
+
+  it("regression: the same $schema info change on nine tools is one line naming them, with its diff once", () => {
+    const { changes, text } = check(
+      tools(
+        () => DRAFT7,
+        () => 100,
+      ),
+      tools(
+        () => DRAFT2020,
+        () => 100,
+      ),
+    );
+    expect(changes.filter((item) => item.severity === "info")).toHaveLength(9);
+    const line = "$schema URI changed at /inputSchema/$schema, but no keyword changes meaning";
+    expect(text.split(line).length - 1).toBe(1);
+    expect(text).toContain("9 tools: tool_0, tool_1, tool_2, tool_3, tool_4, tool_5, tool_6, tool_7, tool_8\n");
+    expect(text.split(`~ $.$schema: "${DRAFT7}" -> "${DRAFT2020}"`).length - 1).toBe(1);
+    // The overview is one row too, and the count line still counts every tool's change.
+    expect(text).toContain("  info     9 tools: tool_0, tool_1,");
+    expect(text.trimEnd().split("\n").pop()).toBe("0 errors, 0 warnings, 9 info");
+  });
+
+  it("the same warning on several tools is grouped too, and a different edit at the same place is not", () => {
+    const { text } = check(
+      tools(
+        () => DRAFT7,
+        () => 100,
+      ),
+      tools(
+        () => DRAFT7,
+        (index) => (index < 5 ? 50 : 60 + index),
+      ),
+    );
+    const line = "input schema changed structurally at /inputSchema/properties/path/maxLength; review the diff";
+    // tool_0..4 share 100 -> 50; tool_5..8 each have their own new limit.
+    expect(text.split(line).length - 1).toBe(5);
+    expect(text).toContain("5 tools: tool_0, tool_1, tool_2, tool_3, tool_4\n");
+    expect(text.split("~ $.properties.path.maxLength: 100 -> 50").length - 1).toBe(1);
+    for (const index of [5, 6, 7, 8]) expect(text).toContain(`~ $.properties.path.maxLength: 100 -> ${60 + index}`);
+  });
+
+  it("a grouped change's diff shows a hostile property name and enum value escaped", () => {
+    const key = "\u001b[2J\u202eevil.key";
+    const schema = (values: string[]) => ({ type: "object", properties: { [key]: { type: "string", enum: values } } });
+    const two = (values: string[]) => ["a", "b"].map((name) => ({ name, description: "d", inputSchema: schema(values) }));
+    const { text } = check(two(["x", "\u200bhidden\u0007"]), two(["x"]));
+    expect(text).toContain("2 tools: a, b\n");
+    expect(text).toContain('~ $.properties[\\u{1B}[2J\\u{202E}evil.key].enum: lost value "\\u{200B}hidden\\u0007"');
+    expectInert("grouped schema diff", text);
+  });
+
+  it("a repeated change at many places shows at most 60 diff lines and counts the places left", () => {
+    const schema = (limit: number) => ({
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`p${index}`, { type: "string", maxLength: limit }])),
+    });
+    const two = (limit: number) => ["a", "b"].map((name) => ({ name, description: "d", inputSchema: schema(limit) }));
+    const { text } = check(two(100), two(50));
+    const diffLines = text.split("\n").filter((line) => line.startsWith("             ~ $.properties.p"));
+    expect(diffLines).toHaveLength(60);
+    expect(text).toContain("             ... the diff at 40 more places\n");
+  });
+
+  it("two tools moving between different $schema URIs are not the same change", () => {
+    const { text } = check(
+      tools(
+        (index) => (index === 0 ? "http://json-schema.org/draft-06/schema#" : DRAFT7),
+        () => 100,
+      ),
+      tools(
+        () => DRAFT2020,
+        () => 100,
+      ),
+    );
+    expect(text).toContain("8 tools: tool_1, tool_2,");
+    expect(text).toContain('~ $.$schema: "http://json-schema.org/draft-06/schema#" -> "https://json-schema.org/draft/2020-12/schema"');
   });
 });
