@@ -9,6 +9,7 @@ import { cac } from "cac";
 import { didYouMean } from "./cli/suggest.js";
 import { KnownBadRefusal, McpLintError, UsageError } from "./errors.js";
 import type { FailOn } from "./lock/engine.js";
+import type { ResultsMode } from "./proxy/results.js";
 import type { Output } from "./cli/source.js";
 import { LineStartGuard } from "./text/line-start.js";
 import { neutralize } from "./text/neutralize.js";
@@ -208,12 +209,16 @@ export async function main(args: readonly string[], output: Output): Promise<num
     cli.command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions"),
   )
     .usage(
-      "proxy [--lock PATH [--fail-on LEVEL]] [--audit FILE] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
+      "proxy [--lock PATH [--fail-on LEVEL]] [--audit FILE] [--results strict|clean|off] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
     )
-    .option("--lock <path>", "Enforce this lock: withhold changed and new tools, serve the locked instructions")
+    .option("--lock <path>", "Enforce this lock: withhold changed and new tools (and prompts and resources a v2 lock pins), serve the locked instructions")
     .option("--server <name>", "With --lock: the server to enforce in a lock that holds several")
     .option("--fail-on <level>", "With --lock: lowest change severity that withholds a tool (info, warning, error, never; default warning)")
     .option("--audit <file>", "Append every comparison, withheld tool and refused call to this file as JSON lines")
+    .option(
+      "--results <mode>",
+      "Answers to calls, prompts/get and resources/read: clean removes hidden text and logs poisoning, strict also withholds a poisoned answer, off passes them untouched (default clean)",
+    )
     // cac shows a negated option's default; the fixes' default depends on --lock, so say that.
     .option("--paging", "Cut results over ~2,000 tokens to a page and give every tool offset/limit")
     .option("--no-paging", "Turn paging off", { default: "on without --lock, off with it" })
@@ -238,6 +243,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             paging: given("paging"),
             errors: given("errors"),
             descriptions: single(options.descriptions, "--descriptions"),
+            results: resultsMode(options.results),
             from: null,
             ...sourceValues(options),
             version,
@@ -589,6 +595,18 @@ function list(value: unknown, name: string, shape: RegExp, what: string): string
     if (typeof text !== "string" || !shape.test(text)) throw new UsageError(`${name} takes ${what}`);
     return text;
   });
+}
+
+/** The `--results` modes (listed here so the CLI's start loads nothing of the proxy). */
+const RESULTS_MODES: readonly ResultsMode[] = ["strict", "clean", "off"];
+
+/** `--results`: strict, clean or off; null when not given. */
+function resultsMode(value: unknown): ResultsMode | null {
+  const text = single(value, "--results");
+  if (text === null) return null;
+  if (!(RESULTS_MODES as readonly string[]).includes(text))
+    throw new UsageError(`--results must be one of ${RESULTS_MODES.join(", ")}, not ${JSON.stringify(text)}`);
+  return text as ResultsMode;
 }
 
 function failOn(value: unknown, flagName = "--fail-on"): FailOn {

@@ -22,7 +22,9 @@ import { readJsonFile, readTextIfExists } from "../lock/io.js";
 import { auditLine, eventLine, type ProxyEvent } from "../proxy/events.js";
 import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/fixes/index.js";
 import { HttpLink } from "../proxy/http-link.js";
+import { pinnedSections } from "../proxy/guard.js";
 import { selectLock } from "../proxy/lock-select.js";
+import type { ResultsMode } from "../proxy/results.js";
 import { type GuardSetup, ProxySession } from "../proxy/session.js";
 import { neutralize, withoutColour } from "../text/neutralize.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, redactorFor, resolveSource, type SourceFlags } from "./source.js";
@@ -36,6 +38,8 @@ export interface ProxyFlags extends SourceFlags {
   paging: boolean | null;
   errors: boolean | null;
   descriptions: string | null;
+  /** `--results`: how answers to calls, prompts/get and resources/read are read; null when not given (clean). */
+  results: ResultsMode | null;
 }
 
 /** How long answers already owed may take after the client closes its input. */
@@ -166,6 +170,8 @@ async function serve(
               transport: kind(),
               commandSha256: targetSha256(target),
               failure,
+              // Prompts, resources and templates only as far as the lock pins them; the rest pass as sent.
+              catalog: pinnedSections(lock),
             }),
         };
   const client = new StdioServerTransport(process.stdin, process.stdout);
@@ -176,6 +182,7 @@ async function serve(
     fixes,
     report,
     version: flags.version,
+    results: flags.results ?? "clean",
     redact: (text) => redactor.text(text),
     serverEnd: () => exitText(exitOf()),
     onInitialized: (result) => {

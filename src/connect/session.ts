@@ -4,7 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, ToolListError } from "../errors.js";
 import { MAX_TOOLS } from "../limits.js";
-import { isJsonObject, type ServerSnapshot, type Transport, tooManyTools, validateEntries, validateToolList } from "../lock/snapshot.js";
+import { type EntrySection, isJsonObject, type ServerSnapshot, type Transport, tooManyTools, validateEntries, validateToolList } from "../lock/snapshot.js";
 import { type Bound, deadlineText, type RunClock } from "./bounds.js";
 
 /** Most `tools/list` pages followed: a list that never ends is an error, never a partial lock. */
@@ -19,8 +19,11 @@ export interface SessionOptions {
   commandSha256: string;
   /** One line on why a step failed; `step` and `bound` let it name a timeout. */
   failure: (error: unknown, step: string, bound: Bound) => string;
-  /** Also read prompts, resources and templates (only a v2 lock needs them; a server may fail those). */
-  catalog?: boolean;
+  /**
+   * Also read prompts, resources and templates (only a v2 lock needs them; a server may fail those):
+   * all of them, or only the sections named (the proxy reads what its lock pins).
+   */
+  catalog?: boolean | readonly EntrySection[];
 }
 
 /**
@@ -41,12 +44,16 @@ export async function readSession(client: Client, options: SessionOptions): Prom
     commandSha256: options.commandSha256,
     transport: options.transport,
   };
-  if (options.catalog !== true) return snapshot;
-  if (isJsonObject(capabilities.prompts)) {
+  const catalog = options.catalog ?? false;
+  if (catalog === false) return snapshot;
+  const wanted = (section: EntrySection) => catalog === true || catalog.includes(section);
+  if (isJsonObject(capabilities.prompts) && wanted("prompts")) {
     snapshot.prompts = validateEntries(await readPaged(client, "prompts/list", "prompts", options), "name", "prompt", options.where);
   }
-  if (isJsonObject(capabilities.resources)) {
+  if (isJsonObject(capabilities.resources) && wanted("resources")) {
     snapshot.resources = validateEntries(await readPaged(client, "resources/list", "resources", options), "uri", "resource", options.where);
+  }
+  if (isJsonObject(capabilities.resources) && wanted("resourceTemplates")) {
     // Templates are optional even for a server with resources: "method not found" means none.
     const templates = await readPaged(client, "resources/templates/list", "resourceTemplates", options, { missingIsEmpty: true });
     snapshot.resourceTemplates = validateEntries(templates, "uriTemplate", "resource template", options.where);

@@ -101,18 +101,18 @@ const NOT_PLAIN = /[^\x20-\x7e\t\n\r]/;
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
 
-const TAG_FIRST = 0xe0000;
-const TAG_LAST = 0xe007f;
+export const TAG_FIRST = 0xe0000;
+export const TAG_LAST = 0xe007f;
 const CANCEL_TAG = 0xe007f;
-const BLACK_FLAG = 0x1f3f4;
+export const BLACK_FLAG = 0x1f3f4;
 
 /** True for the bidi embedding, override and isolate controls (U+202A-202E, U+2066-2069). */
-function isBidiControl(code: number): boolean {
+export function isBidiControl(code: number): boolean {
   return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }
 
 /** Invisible format characters that can carry or hide text. ZWNJ/ZWJ and variation selectors are judged in context. */
-function isZeroWidth(code: number): boolean {
+export function isZeroWidth(code: number): boolean {
   return (
     (code >= 0x200b && code <= 0x200f) ||
     (code >= 0x2060 && code <= 0x2064) ||
@@ -127,7 +127,7 @@ function isZeroWidth(code: number): boolean {
   );
 }
 
-function isVariationSelector(code: number): boolean {
+export function isVariationSelector(code: number): boolean {
   return (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef);
 }
 
@@ -144,10 +144,10 @@ function isScriptLetter(code: number | undefined): boolean {
   return code !== undefined && code >= 0x80 && LETTER_OR_MARK.test(String.fromCodePoint(code));
 }
 
-const RIGHT_TO_LEFT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+export const RIGHT_TO_LEFT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 
 /** Whether a joiner, direction mark or variation selector at this spot is ordinary text rather than hidden content. */
-function ordinaryFormatChar(code: number, previous: number | undefined, next: number | undefined, rightToLeft: () => boolean): boolean {
+export function ordinaryFormatChar(code: number, previous: number | undefined, next: number | undefined, rightToLeft: () => boolean): boolean {
   // Left-to-right and right-to-left marks are how Hebrew and Arabic writers place punctuation.
   if (code === 0x200e || code === 0x200f || code === 0x061c) return rightToLeft();
   if (code === 0x200d) {
@@ -181,7 +181,7 @@ function decodeTag(code: number): string {
  * digit tags + CANCEL TAG, the subdivision flags such as Scotland's), or 0. Longer or other tag runs
  * can spell instructions and are not exempt.
  */
-function flagTagSequence(text: string, index: number): number {
+export function flagTagSequence(text: string, index: number): number {
   let at = index;
   let letters = 0;
   for (;;) {

@@ -1,6 +1,21 @@
 /** What the proxy reports as it runs: events as data, one stderr line each, and the same event as an audit JSON line. Pure. */
 
 import { neutralize } from "../text/neutralize.js";
+import type { Subject } from "./guard.js";
+
+/** How one pinned section of prompts, resources or templates was served. */
+export interface EntryCounts {
+  what: Subject;
+  listed: number;
+  served: number;
+  withheld: number;
+}
+
+/** One class of hidden text removed from an answer, and how many (characters, or escape sequences). */
+export interface Removed {
+  kind: "tag" | "bidi" | "zero_width" | "escape" | "control";
+  count: number;
+}
 
 /** One thing the proxy did or saw. Tool names and messages are raw server text until formatted. */
 export type ProxyEvent =
@@ -12,17 +27,27 @@ export type ProxyEvent =
       served: number;
       withheld: number;
       changes: number;
+      /** The pinned sections of prompts, resources and templates, when the lock pins any. */
+      entries?: EntryCounts[];
       instructions: "as_sent" | "locked" | "none";
       /** Milliseconds the read and the comparison took. */
       ms: number;
     }
-  | { event: "withheld"; tool: string; kinds: string[]; severity: string }
+  /** `tool` names a prompt, resource or template when `subject` says so. */
+  | { event: "withheld"; tool: string; subject?: Subject; kinds: string[]; severity: string }
+  /** The server offers prompts or resources that the lock does not pin: they pass as sent. */
+  | { event: "not_pinned"; what: Subject[]; lockVersion: number }
   /** Server-level changes (name, version, launch command): reported, never a reason to withhold. */
   | { event: "server_changed"; what: string[] }
   /** The lock holds another server (another name and no tool in common): nothing is served. */
   | { event: "another_server"; locked: string; live: string }
   | { event: "instructions_replaced"; served: "locked" | "none"; kinds: string[] }
-  | { event: "call_refused"; tool: string; kinds: string[] }
+  /** A call, `prompts/get` or `resources/read` refused; `template` is the withheld template a read's URI fits. */
+  | { event: "call_refused"; tool: string; subject?: Subject; template?: string; kinds: string[] }
+  /** Hidden text removed from the answer to a call (`tool`), a `prompts/get` or a `resources/read` (`subject`). */
+  | { event: "result_cleaned"; tool: string; subject?: "prompt" | "resource"; removed: Removed[] }
+  /** S8 read poisoning in an answer: `findings` are its messages (neutralized); `withheld` under --results strict. */
+  | { event: "result_poisoned"; tool: string; subject?: "prompt" | "resource"; findings: string[]; withheld: boolean }
   | { event: "read_failed"; trigger: "initialize" | "list_changed"; message: string }
   | {
       event: "response_dropped";
@@ -65,14 +90,23 @@ export function eventLine(event: ProxyEvent, review: string): string {
   const tool = (name: string) => JSON.stringify(neutralize(name));
   const kinds = (list: readonly string[]) => list.map((kind) => neutralize(kind)).join(", ");
   switch (event.event) {
-    case "compared":
+    case "compared": {
+      const entries = (event.entries ?? []).map(
+        (counts) => `; ${counts.listed} ${counts.what}${counts.listed === 1 ? "" : "s"} listed, ${counts.served} served, ${counts.withheld} withheld`,
+      );
       return (
         `mcp-lint proxy: compared the server with the lock (${event.trigger}): ${event.listed} tool${event.listed === 1 ? "" : "s"} listed, ` +
-        `${event.served} served, ${event.withheld} withheld, ${event.changes} change${event.changes === 1 ? "" : "s"}; instructions ${instructionsWord(event.instructions)} ` +
-        `(read and compared in ${event.ms} ms)`
+        `${event.served} served, ${event.withheld} withheld, ${event.changes} change${event.changes === 1 ? "" : "s"}${entries.join("")}; ` +
+        `instructions ${instructionsWord(event.instructions)} (read and compared in ${event.ms} ms)`
       );
+    }
     case "withheld":
-      return `mcp-lint proxy: withheld tool ${tool(event.tool)} (${event.severity}: ${kinds(event.kinds)}); review with: ${review}`;
+      return `mcp-lint proxy: withheld ${event.subject ?? "tool"} ${tool(event.tool)} (${event.severity}: ${kinds(event.kinds)}); review with: ${review}`;
+    case "not_pinned": {
+      // Only a v1 lock leaves sections unpinned (a v2 lock pins all three, an absent one as empty).
+      const why = "a version 1 lock pins tools and instructions only; a lock written with --server NAME pins them too";
+      return `mcp-lint proxy: the lock does not pin this server's ${listWords(event.what.map((what) => `${what}s`))} (${why}); they pass as the server sends them`;
+    }
     case "server_changed":
       return `mcp-lint proxy: the server changed since it was locked (${kinds(event.what)}); its tools are compared as usual`;
     case "another_server":
@@ -83,7 +117,24 @@ export function eventLine(event: ProxyEvent, review: string): string {
     case "instructions_replaced":
       return `mcp-lint proxy: the server's instructions changed (${kinds(event.kinds)}); serving ${event.served === "locked" ? "the locked text" : "no instructions"} instead; review with: ${review}`;
     case "call_refused":
+      if (event.template !== undefined) {
+        return `mcp-lint proxy: refused a read of ${tool(event.tool)}: it fits withheld resource template ${tool(event.template)} (${kinds(event.kinds)}); review with: ${review}`;
+      }
+      if (event.subject === "resource")
+        return `mcp-lint proxy: refused a read of withheld resource ${tool(event.tool)} (${kinds(event.kinds)}); review with: ${review}`;
+      if (event.subject !== undefined)
+        return `mcp-lint proxy: refused a request for withheld ${event.subject} ${tool(event.tool)} (${kinds(event.kinds)}); review with: ${review}`;
       return `mcp-lint proxy: refused a call to withheld tool ${tool(event.tool)} (${kinds(event.kinds)}); review with: ${review}`;
+    case "result_cleaned": {
+      const total = event.removed.reduce((sum, removed) => sum + removed.count, 0);
+      const parts = event.removed.map((removed) => `${removed.count} ${REMOVED_WORDS[removed.kind]}${removed.count === 1 ? "" : "s"}`);
+      return `mcp-lint proxy: removed hidden text from ${answerOf(event)}: ${parts.join(", ")} (${total} in all)`;
+    }
+    case "result_poisoned": {
+      const what = event.findings.map((finding) => neutralize(finding)).join("; ");
+      const done = event.withheld ? "withheld it (--results strict)" : "passed it on (--results strict would withhold it)";
+      return `mcp-lint proxy: warning: ${answerOf(event)} reads as tool poisoning (S8): ${what}; ${done}`;
+    }
     case "read_failed":
       return `mcp-lint proxy: could not read the server's whole tool list (${event.trigger}): ${neutralize(event.message)}; no tools are served until it can be read`;
     case "response_dropped": {
@@ -96,6 +147,29 @@ export function eventLine(event: ProxyEvent, review: string): string {
     case "send_failed":
       return `mcp-lint proxy: could not send ${neutralize(event.method)} to the server: ${neutralize(event.message)}`;
   }
+}
+
+/** What the removed classes are called, singular (an `s` is added for more than one). */
+const REMOVED_WORDS: Record<Removed["kind"], string> = {
+  tag: "TAG character",
+  bidi: "bidi control",
+  zero_width: "zero-width character",
+  escape: "terminal escape sequence",
+  control: "control character",
+};
+
+/** Whose answer: `the result of tool "x"`, `the answer to prompt "x"`, `the contents of resource "u"`. */
+function answerOf(event: { tool: string; subject?: "prompt" | "resource" }): string {
+  const name = JSON.stringify(neutralize(event.tool));
+  if (event.subject === "prompt") return `the answer to prompt ${name}`;
+  if (event.subject === "resource") return `the contents of resource ${name}`;
+  return `the result of tool ${name}`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listWords(words: readonly string[]): string {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
 function shownId(id: string): string {
@@ -121,6 +195,8 @@ export function auditLine(event: ProxyEvent, time: Date, lock: string | null, re
   if ("message" in event) record.message = neutralize(event.message);
   if ("method" in event) record.method = neutralize(event.method);
   if ("what" in event) record.what = event.what.map((what) => neutralize(what));
+  if ("template" in event && event.template !== undefined) record.template = neutralize(event.template);
+  if ("findings" in event) record.findings = event.findings.map((finding) => neutralize(finding));
   if (event.event === "another_server") {
     record.locked = neutralize(event.locked);
     record.live = neutralize(event.live);

@@ -1,8 +1,10 @@
 /**
  * The forwarding core, a firewall rather than a pipe: a server message reaches the client only when
  * the proxy can say what it is (the one answer to a pending client request, a server request, a
- * notification), the answers about tools and instructions under a lock are built from the compared
- * snapshot, and nothing either side sends can answer a request on the other's behalf. Ids are kept.
+ * notification), the answers about tools, instructions and the prompts and resources a lock pins
+ * are built from the compared snapshot, every answer to a call, `prompts/get` or `resources/read`
+ * is read before the client gets it (--results), and nothing either side sends can answer a request
+ * on the other's behalf. Ids are kept.
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -20,8 +22,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { FailOn } from "../lock/engine.js";
 import type { Lockfile } from "../lock/format.js";
-import { isJsonObject, type JsonObject, type ServerSnapshot } from "../lock/snapshot.js";
-import { type DropReason, logDrop, type ProxyEvent } from "./events.js";
+import { ENTRY_SECTIONS, type EntrySection, isJsonObject, type JsonObject, type ServerSnapshot } from "../lock/snapshot.js";
+import { type DropReason, type EntryCounts, logDrop, type ProxyEvent } from "./events.js";
 import {
   type FixOptions,
   fixCallResult,
@@ -36,13 +38,21 @@ import {
 import {
   type GuardVerdict,
   judge,
+  judgeRead,
   type LockedHiddenText,
   notListedCallText,
+  notListedPromptText,
+  notListedReadText,
+  pinnedSections,
   prepareGuard,
+  SUBJECTS,
   serverChangeText,
   UNREAD_CALL_TEXT,
+  unpinnedSections,
   withheldCallText,
+  withheldTemplateReadText,
 } from "./guard.js";
+import { poisoningLines, readAnswer, type ResultsMode, withheldResultText } from "./results.js";
 import { connectSideClient, SideChannel } from "./side-channel.js";
 
 /** What lock enforcement needs. */
@@ -70,6 +80,8 @@ export interface ProxyOptions {
   redact?: (text: string) => string;
   /** Called with the server's initialize result before it is used (the HTTP transport needs the protocol version). */
   onInitialized?: (result: JsonObject) => void;
+  /** How answers to calls, `prompts/get` and `resources/read` are read (--results); `clean` when not given. */
+  results?: ResultsMode;
 }
 
 /** How a session ended. */
@@ -79,16 +91,30 @@ export type ProxyEnd = { by: "client" } | { by: "server"; error: Error | null } 
 type Pending =
   | { method: "initialize" }
   | { method: "tools/list" }
-  | { method: "tools/call"; paging: PageRequest | null; outputSchema: JsonObject | null }
+  | { method: "tools/call"; name: string; paging: PageRequest | null; outputSchema: JsonObject | null }
+  | { method: "prompts/get"; name: string }
+  | { method: "resources/read"; uri: string }
   | { method: "other" };
 
 const LIST_CHANGED = "notifications/tools/list_changed";
+
+/** The list methods a pinned section's answers are built from, with the field each answer holds. */
+const SECTION_LISTS: Readonly<Record<EntrySection, { method: string; field: string; changed: string }>> = {
+  prompts: { method: "prompts/list", field: "prompts", changed: "notifications/prompts/list_changed" },
+  resources: { method: "resources/list", field: "resources", changed: "notifications/resources/list_changed" },
+  resourceTemplates: { method: "resources/templates/list", field: "resourceTemplates", changed: "notifications/resources/list_changed" },
+};
+
+/** JSON-RPC codes of the proxy's refusals: an unknown prompt is invalid params (as the SDK answers), an unknown resource -32002 (the specification's "resource not found"). */
+const INVALID_PARAMS = -32602;
+const RESOURCE_NOT_FOUND = -32002;
 
 // What the client is told when the proxy answers for a server that failed. The cause can hold server
 // text (its stderr, an HTTP error body), so it goes to the proxy's log only, never to the client.
 const COMPARE_FAILED = "mcp-lint: the server could not be compared with the lock, so nothing is served; the proxy's log says why";
 const SERVER_GONE = "mcp-lint: the server went away before answering; the proxy's log says why";
 const LIST_UNREAD = "mcp-lint: the server's tool list could not be read whole, so no tools are served until it can be; the proxy's log says why";
+const ENTRIES_UNREAD = "mcp-lint: the server's lists could not be read whole, so nothing is served until they can be; the proxy's log says why";
 const SEND_FAILED = "mcp-lint: the request could not be sent to the server; the proxy's log says why";
 const INITIALIZED_TWICE = "mcp-lint: this session is already initialized";
 
@@ -139,7 +165,14 @@ export class ProxySession {
   private held: JSONRPCRequest[] = [];
   private reading = false;
   private readAgain = false;
-  private listChanged: JSONRPCNotification | null = null;
+  /** The server's list_changed notices under the guard, passed on once the read they started is judged. */
+  private readonly listChanged = new Map<string, JSONRPCNotification>();
+  /** Client methods judged by the comparison (held while it runs): tools always, the rest for what the lock pins. */
+  private readonly gated: ReadonlySet<string>;
+  /** Server notices that start a read: tools always, prompts and resources when the lock pins them. */
+  private readonly rereadOn: ReadonlySet<string>;
+  /** The server's capabilities from its initialize answer, to say which sections pass unpinned. */
+  private capabilities: JsonObject = {};
   private verdict: GuardVerdict | null = null;
   private readFailure: string | null = null;
   /** Tools seen in the lists so far (fix-only mode), by name: a call's paging and output schema are read from them. */
@@ -158,6 +191,21 @@ export class ProxySession {
     this.ended = new Promise((resolve) => {
       this.finish = resolve;
     });
+    const gated = new Set<string>();
+    const rereadOn = new Set<string>();
+    if (options.guard !== null) {
+      gated.add("tools/list").add("tools/call");
+      rereadOn.add(LIST_CHANGED);
+      const pinned = pinnedSections(options.guard.lock);
+      for (const section of pinned) {
+        gated.add(SECTION_LISTS[section].method);
+        rereadOn.add(SECTION_LISTS[section].changed);
+      }
+      if (pinned.includes("prompts")) gated.add("prompts/get");
+      if (pinned.includes("resources") || pinned.includes("resourceTemplates")) gated.add("resources/read");
+    }
+    this.gated = gated;
+    this.rereadOn = rereadOn;
   }
 
   /**
@@ -288,8 +336,8 @@ export class ProxySession {
       this.toServer(request);
       return;
     }
-    const tools = request.method === "tools/list" || request.method === "tools/call";
-    if (tools && (this.reading || (guard !== null && this.verdict === null && this.readFailure === null))) {
+    const gated = this.gated.has(request.method);
+    if (gated && (this.reading || (this.verdict === null && this.readFailure === null))) {
       this.held.push(request);
       return;
     }
@@ -306,8 +354,74 @@ export class ProxySession {
       this.call(request);
       return;
     }
+    const section = gated ? ENTRY_SECTIONS.find(({ section }) => SECTION_LISTS[section].method === request.method)?.section : undefined;
+    if (section !== undefined) {
+      this.answerSection(request, section);
+      return;
+    }
+    const params = isJsonObject(request.params) ? request.params : {};
+    if (request.method === "prompts/get") {
+      const name = typeof params.name === "string" ? params.name : "";
+      if (gated && this.refusedPrompt(request.id, name)) return;
+      this.pending.set(request.id, { method: "prompts/get", name });
+      this.toServer(request);
+      return;
+    }
+    if (request.method === "resources/read") {
+      const uri = typeof params.uri === "string" ? params.uri : "";
+      if (gated && this.refusedRead(request.id, uri)) return;
+      this.pending.set(request.id, { method: "resources/read", uri });
+      this.toServer(request);
+      return;
+    }
     this.pending.set(request.id, { method: "other" });
     this.toServer(request);
+  }
+
+  /** prompts/list, resources/list or resources/templates/list under a lock that pins them: answered from the last comparison, whole. */
+  private answerSection(request: JSONRPCRequest, section: EntrySection): void {
+    const verdict = this.verdict?.entries[section];
+    if (verdict === undefined || verdict === null) {
+      void this.toClient(this.errorAnswer(request.id, ENTRIES_UNREAD));
+      return;
+    }
+    void this.toClient({ jsonrpc: "2.0", id: request.id, result: { [SECTION_LISTS[section].field]: verdict.served } });
+  }
+
+  /** Refuse a prompts/get the comparison does not serve (answered here, logged); false to forward it. */
+  private refusedPrompt(id: RequestId, name: string): boolean {
+    const prompts = this.verdict?.entries.prompts;
+    if (prompts === undefined || prompts === null) {
+      void this.toClient(this.errorAnswer(id, ENTRIES_UNREAD));
+      return true;
+    }
+    if (prompts.keys.has(name)) return false;
+    const withheld = prompts.withheld.get(name);
+    this.options.report({ event: "call_refused", tool: name, subject: "prompt", kinds: withheld?.kinds ?? ["not_listed"] });
+    void this.toClient(this.errorAnswer(id, withheld === undefined ? notListedPromptText(name) : withheldCallText(withheld), INVALID_PARAMS));
+    return true;
+  }
+
+  /** Refuse a resources/read that judgeRead does not allow (answered here, logged); false to forward it. */
+  private refusedRead(id: RequestId, uri: string): boolean {
+    if (this.verdict === null) {
+      void this.toClient(this.errorAnswer(id, ENTRIES_UNREAD));
+      return true;
+    }
+    const judgement = judgeRead(this.verdict.entries, uri);
+    if (judgement.allowed) return false;
+    const entry = judgement.withheld;
+    if (entry === null) {
+      this.options.report({ event: "call_refused", tool: uri, subject: "resource", kinds: ["not_listed"] });
+      void this.toClient(this.errorAnswer(id, notListedReadText(uri), RESOURCE_NOT_FOUND));
+    } else if (entry.subject === "resource template") {
+      this.options.report({ event: "call_refused", tool: uri, subject: "resource", template: entry.tool, kinds: entry.kinds });
+      void this.toClient(this.errorAnswer(id, withheldTemplateReadText(uri, entry), RESOURCE_NOT_FOUND));
+    } else {
+      this.options.report({ event: "call_refused", tool: uri, subject: "resource", kinds: entry.kinds });
+      void this.toClient(this.errorAnswer(id, withheldCallText(entry), RESOURCE_NOT_FOUND));
+    }
+    return true;
   }
 
   /** tools/list under the guard: answered from the last comparison, so the client sees exactly what was compared. */
@@ -339,7 +453,7 @@ export class ProxySession {
       return;
     }
     // A page must still fit the tool's output schema; a tool the client called without listing it has none known.
-    this.pending.set(request.id, { method: "tools/call", paging: prepared.paging, outputSchema: outputSchemaOf(tool) });
+    this.pending.set(request.id, { method: "tools/call", name, paging: prepared.paging, outputSchema: outputSchemaOf(tool) });
     this.toServer(prepared.params === params ? request : { ...request, params: prepared.params });
   }
 
@@ -383,8 +497,8 @@ export class ProxySession {
       return;
     }
     if (isJSONRPCNotification(message)) {
-      if (message.method === LIST_CHANGED && this.options.guard !== null) {
-        this.listChanged = message;
+      if (this.rereadOn.has(message.method)) {
+        this.listChanged.set(message.method, message);
         this.startRead("list_changed");
         return;
       }
@@ -407,7 +521,9 @@ export class ProxySession {
     if (logDrop(this.drops)) this.options.report({ event: "response_dropped", from, id: idText(id), why, total: this.drops });
   }
 
-  private answered(pending: Pending, id: RequestId, message: JSONRPCMessage): void {
+  private answered(pending: Pending, id: RequestId, sent: JSONRPCMessage): void {
+    const message = this.readResult(pending, id, sent);
+    if (message === null) return;
     if (!isJSONRPCResultResponse(message)) {
       if (pending.method === "initialize" && this.options.guard !== null) {
         // Under the guard the initialize answer is the proxy's own, an error too: the server's text stays in the log.
@@ -433,7 +549,7 @@ export class ProxySession {
       }
       return;
     }
-    if (pending.method === "other") {
+    if (pending.method === "other" || pending.method === "prompts/get" || pending.method === "resources/read") {
       void this.toClient(message);
       return;
     }
@@ -448,12 +564,47 @@ export class ProxySession {
   }
 
   /**
+   * Read the answer to a call, a prompts/get or a resources/read before the client does
+   * (results.ts): hidden text removed and logged, poisoning logged, and under `strict` a poisoned
+   * answer replaced by the proxy's own refusal. Returns the message to pass on, or null when the
+   * refusal was sent instead. Other answers pass as they are.
+   */
+  private readResult(pending: Pending, id: RequestId, message: JSONRPCMessage): JSONRPCMessage | null {
+    const mode = this.options.results ?? "clean";
+    if (mode === "off" || (pending.method !== "tools/call" && pending.method !== "prompts/get" && pending.method !== "resources/read")) return message;
+    const source =
+      pending.method === "tools/call"
+        ? { tool: pending.name }
+        : pending.method === "prompts/get"
+          ? { tool: pending.name, subject: "prompt" as const }
+          : { tool: pending.uri, subject: "resource" as const };
+    const result = isJSONRPCResultResponse(message);
+    const body: unknown = result ? message.result : (message as { error?: unknown }).error;
+    const reading = readAnswer(body, true);
+    if (reading.removed.length > 0) this.options.report({ event: "result_cleaned", ...source, removed: reading.removed });
+    if (reading.poisoning.length > 0) {
+      const withhold = mode === "strict";
+      this.options.report({ event: "result_poisoned", ...source, findings: poisoningLines(reading.poisoning), withheld: withhold });
+      if (withhold) {
+        const text = withheldResultText(source, reading.poisoning);
+        void this.toClient(
+          pending.method === "tools/call" ? { jsonrpc: "2.0", id, result: toolError(text) } : this.errorAnswer(id, text, ErrorCode.InternalError),
+        );
+        return null;
+      }
+    }
+    if (reading.value === body) return message;
+    return result ? { ...message, result: reading.value as JsonObject } : ({ ...message, error: reading.value } as JSONRPCMessage);
+  }
+
+  /**
    * The server answered initialize: read and compare the whole list through the side reader
    * before the client gets its answer. A list that cannot be read whole fails the client's
    * initialize and ends the session: nothing is served partially.
    */
   private async initializeGuarded(id: RequestId, result: JsonObject): Promise<void> {
     this.guardedInitId = id;
+    this.capabilities = isJsonObject(result.capabilities) ? result.capabilities : {};
     try {
       this.side = new SideChannel(result, (message) => this.options.server.send(message));
       this.sideClient = await connectSideClient(this.side, this.options.version);
@@ -511,9 +662,10 @@ export class ProxySession {
     this.reading = true;
     void this.compare(trigger).then(() => {
       this.releaseHeld();
-      const notice = this.listChanged;
-      this.listChanged = null;
-      if (notice !== null && !this.over) {
+      // One notice of each kind, however many arrived during the read (a storm is passed on as one).
+      const notices = [...this.listChanged.values()];
+      this.listChanged.clear();
+      for (const notice of this.over ? [] : notices) {
         if (this.beforeReady !== null) this.beforeReady.push(notice);
         else void this.toClient(notice);
       }
@@ -551,6 +703,11 @@ export class ProxySession {
 
   private reportVerdict(verdict: GuardVerdict, trigger: "initialize" | "list_changed", ms: number): void {
     const report = this.options.report;
+    const entries: EntryCounts[] = [];
+    for (const { section } of ENTRY_SECTIONS) {
+      const judged = verdict.entries[section];
+      if (judged !== null) entries.push({ what: SUBJECTS[section], listed: judged.listed, served: judged.served.length, withheld: judged.withheld.size });
+    }
     report({
       event: "compared",
       trigger,
@@ -558,9 +715,14 @@ export class ProxySession {
       served: verdict.tools.length,
       withheld: verdict.withheld.size,
       changes: verdict.changes.length,
+      ...(entries.length > 0 ? { entries } : {}),
       instructions: verdict.instructions.served,
       ms,
     });
+    const guard = this.options.guard as GuardSetup;
+    // Said once a session: what passes unchecked does not change with a re-read.
+    const unpinned = trigger === "initialize" ? unpinnedSections(guard.lock, this.capabilities) : [];
+    if (unpinned.length > 0) report({ event: "not_pinned", what: unpinned.map((section) => SUBJECTS[section]), lockVersion: guard.lock.version });
     if (verdict.anotherServer !== null) report({ event: "another_server", ...verdict.anotherServer });
     // Reported once a session, like the instructions: a re-read on list_changed compares the same launch again.
     if (trigger === "initialize") {
@@ -568,6 +730,11 @@ export class ProxySession {
       if (serverChanges.length > 0) report({ event: "server_changed", what: serverChanges });
     }
     for (const entry of verdict.withheld.values()) report({ event: "withheld", tool: entry.tool, kinds: entry.kinds, severity: entry.severity });
+    for (const { section } of ENTRY_SECTIONS) {
+      for (const entry of verdict.entries[section]?.withheld.values() ?? []) {
+        report({ event: "withheld", tool: entry.tool, subject: SUBJECTS[section], kinds: entry.kinds, severity: entry.severity });
+      }
+    }
     // Instructions reach the client only in the initialize answer; a later change is for the next session.
     if (trigger === "initialize" && verdict.instructions.served !== "as_sent") {
       report({ event: "instructions_replaced", served: verdict.instructions.served, kinds: verdict.instructions.kinds });
@@ -582,8 +749,8 @@ export class ProxySession {
 
   // ---- sending ---------------------------------------------------------------------------
 
-  private errorAnswer(id: RequestId, message: string): JSONRPCMessage {
-    return errorAnswer(id, this.options.redact?.(message) ?? message);
+  private errorAnswer(id: RequestId, message: string, code: number = ErrorCode.InternalError): JSONRPCMessage {
+    return errorAnswer(id, this.options.redact?.(message) ?? message, code);
   }
 
   private toServer(message: JSONRPCMessage): void {
@@ -608,6 +775,6 @@ export class ProxySession {
 }
 
 /** A JSON-RPC error answer from the proxy itself. */
-function errorAnswer(id: RequestId, message: string): JSONRPCMessage {
-  return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } };
+function errorAnswer(id: RequestId, message: string, code: number = ErrorCode.InternalError): JSONRPCMessage {
+  return { jsonrpc: "2.0", id, error: { code, message } };
 }
