@@ -1,7 +1,8 @@
 // The Action's comment step (with `comment: true`), after the check: post the report run.mjs left in
 // the private folder as one comment on the pull request, or update the comment an earlier run
-// posted (found by its hidden first line). A run with no change updates an existing comment to say
-// so and posts none where there is none, so a clean pull request gets no comment at all.
+// posted (found by its hidden first line and its author, the token's own identity). A run with no
+// change updates an existing comment to say so and posts none where there is none, so a clean pull
+// request gets no comment at all.
 //
 // Commenting never changes the check's result: a refused request (403 on a fork's read-only token),
 // a network error or anything else is one warning, and this step exits 0. The token is read from
@@ -12,7 +13,7 @@
 import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
 import { workflowCommand } from "./format.mjs";
-import { commentBody, commentMarker, isOurComment, pullRequestNumber } from "./pr-comment.mjs";
+import { ACTIONS_BOT, commentBody, commentMarker, isAuthor, isOurComment, pullRequestNumber } from "./pr-comment.mjs";
 
 const env = process.env;
 const REQUEST_TIMEOUT_MS = 20_000;
@@ -68,13 +69,36 @@ function client(api, token) {
   };
 }
 
-/** The earlier comment of this lock among the pull request's comments, or null. */
+/**
+ * Who the token comments as: a user token (a PAT) says so at GET /user; an installation token (the
+ * job's github.token) cannot read /user and comments as the Actions bot. Asked only once a comment
+ * with the marker is found, so a first run makes no extra request.
+ */
+async function tokenIdentity(request) {
+  try {
+    const user = await request("GET", "/user", "reading whom the token belongs to");
+    if (typeof user?.login === "string" && user.login !== "") return { login: user.login, type: typeof user.type === "string" ? user.type : null };
+  } catch (error) {
+    if (!(error instanceof ApiError) || ![401, 403, 404].includes(error.status)) throw error;
+  }
+  return ACTIONS_BOT;
+}
+
+/**
+ * The earlier comment of this lock among the pull request's comments, or null: the first whose first
+ * line is the marker and whose author is the token's own identity. A marker comment by anyone else
+ * (anyone who can comment can copy the marker) is left alone, and a new comment is posted.
+ */
 async function findComment(request, issuePath, marker) {
+  let identity = null;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const comments = await request("GET", `${issuePath}/comments?per_page=100&page=${page}`, "listing the pull request's comments");
     if (!Array.isArray(comments)) throw new NetworkError("listing the pull request's comments answered with something other than a list");
-    const found = comments.find((comment) => isOurComment(comment?.body, marker) && Number.isSafeInteger(comment?.id));
-    if (found !== undefined) return found;
+    for (const comment of comments) {
+      if (!isOurComment(comment?.body, marker) || !Number.isSafeInteger(comment?.id)) continue;
+      identity ??= await tokenIdentity(request);
+      if (isAuthor(comment, identity)) return comment;
+    }
     if (comments.length < 100) return null;
   }
   return null;

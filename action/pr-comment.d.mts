@@ -7,6 +7,10 @@ export function lockKey(root: string, cwd: string, lock: string): string;
 export function commentMarker(key: string): string;
 /** Whether a comment body is this lock's: the marker is its first line. */
 export function isOurComment(body: unknown, marker: string): boolean;
+/** Who the job's github.token comments as. */
+export const ACTIONS_BOT: { readonly login: string; readonly type: string };
+/** Whether `identity` wrote the comment: same login, and same account type when both are known. */
+export function isAuthor(comment: unknown, identity: { login: string; type: string | null }): boolean;
 /** Markdown cut to at most `limit` characters at a block boundary, with a note. */
 export function cutMarkdown(markdown: string, limit: number): string;
 /** The comment's body: marker, a line on the result, the summary's Markdown. */

@@ -1,5 +1,6 @@
-// Pure text of the pull-request comment: the hidden marker that finds it again, its body (the job
-// summary's Markdown, already escaped by format.mjs), and the cut to GitHub's body limit.
+// Pure text of the pull-request comment: the hidden marker and the author check that find it again,
+// its body (the job summary's Markdown, already escaped by format.mjs), and the cut to GitHub's body
+// limit.
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { markdownCell } from "./format.mjs";
 
@@ -31,6 +32,19 @@ export function commentMarker(key) {
  */
 export function isOurComment(body, marker) {
   return typeof body === "string" && (body === marker || body.startsWith(`${marker}\n`));
+}
+
+/** Who the job's github.token comments as: the GitHub Actions app's bot user. */
+export const ACTIONS_BOT = Object.freeze({ login: "github-actions[bot]", type: "Bot" });
+
+/**
+ * Whether `identity` ({ login, type }) wrote the comment: the same login, and the same account type
+ * when it is known (no user's login can end in `[bot]`, but the type is checked too).
+ */
+export function isAuthor(comment, identity) {
+  const user = comment?.user;
+  if (typeof user?.login !== "string" || user.login !== identity.login) return false;
+  return identity.type === null || user.type === identity.type;
 }
 
 const CUT_NOTE = "**This comment stops here: GitHub keeps 65,536 characters in a comment. The job summary has the whole report.**\n";

@@ -10,6 +10,10 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
+import { changeFromJson, changeLines } from "../dist/report/change-lines.js";
+import { nextCommand, shellWord } from "../dist/report/next-command.js";
+import { splitRepeated } from "../dist/report/repeated.js";
+import { preloadWordDiff } from "../dist/report/text-diff.js";
 import { capDisplay, neutralize, neutralizeLines } from "../dist/text/neutralize.js";
 import { cliLaunch } from "./contain.mjs";
 import { codeBlock, markdownCell, workflowCommand } from "./format.mjs";
@@ -207,27 +211,100 @@ const withPlace = (item) => {
   return `${text(item?.message)}${path}${fix}`;
 };
 
+/** Names listed for a change repeated in many tools; the JSON report has every one. */
+const MAX_NAMES_LISTED = 30;
+
+/** What a row is about: one name (`prompt summarize` for what is not a tool), `9 tools: a, b, ...`, or null for the server itself. */
+function subjectLabel(change, names) {
+  const subject = change.subject ?? "tool";
+  if (names.length === 0) return null;
+  if (names.length === 1) return `${subject === "tool" ? "" : `${subject} `}${nameOf(names[0])}`;
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => nameOf(name));
+  const more = names.length - shown.length;
+  return `${names.length} ${subject}s: ${shown.join(", ")}${more > 0 ? ` and ${more} more (every one is in the JSON report)` : ""}`;
+}
+
 /**
- * The rows of the lock check: each change, then each hidden-text (S8) finding, every field made
- * inert and cut to a readable length. `server` is the config entry's name with `config`, else null.
+ * A change's headline and the lines under it (text the model reads, edit by edit, each line inert);
+ * the report's message when it has no lines.
+ */
+function shownChange(change, entry) {
+  try {
+    const shown = changeLines(change);
+    if (shown.lines.length > 0) return { headline: messageOf(shown.headline), lines: shown.lines };
+  } catch {
+    // a report a server disturbed: its message is shown as it is
+  }
+  return { headline: messageOf(entry?.message), lines: [] };
+}
+
+/**
+ * The rows of the lock check: each change, the same change made to several tools once (grouped as
+ * the terminal report groups them), then each hidden-text (S8) finding, every field made inert and
+ * cut to a readable length. `server` is the config entry's name with `config`, else null; `tool`
+ * names what the row is about; `shown()` gives the headline and the lines of text for the summary
+ * (worked out only for the rows it shows).
  */
 function checkRows(report, config) {
   const server = (item) => (config ? (nameOf(item?.server) ?? "?") : null);
-  const changes = report.changes.map((change) => ({
-    severity: severityOf(change),
-    kind: capDisplay(neutralize(text(change?.kind) || "unknown"), MAX_NAME),
-    server: server(change),
-    tool: nameOf(change?.tool),
-    message: messageOf(change?.message),
-  }));
+  const entries = new Map();
+  const parsed = report.changes.map((entry) => {
+    const change = changeFromJson(entry);
+    entries.set(change, entry);
+    return change;
+  });
+  const { repeated, rest } = splitRepeated(parsed);
+  const groups = [...repeated, ...rest.map((change) => ({ change, names: change.tool === null ? [] : [change.tool] }))];
+  const changes = groups.map(({ change, names }) => {
+    const entry = entries.get(change);
+    return {
+      severity: change.severity,
+      kind: capDisplay(neutralize(change.kind), MAX_NAME),
+      server: server(entry),
+      tool: subjectLabel(change, names),
+      message: messageOf(entry?.message),
+      shown: () => shownChange(change, entry),
+    };
+  });
   const hidden = (report.hidden_text ?? []).map((finding) => ({
     severity: severityOf(finding),
     kind: `${capDisplay(neutralize(text(finding?.rule) || "S8"), MAX_NAME)} hidden_text`,
     server: server(finding),
     tool: nameOf(finding?.tool),
     message: messageOf(withPlace(finding)),
+    shown: () => ({ headline: messageOf(withPlace(finding)), lines: [] }),
   }));
   return [...changes, ...hidden];
+}
+
+/** Every change and hidden-text finding once per tool, as the terminal's count line counts them: [server, severity] pairs. */
+function countedItems(report, config) {
+  return [...report.changes, ...(report.hidden_text ?? [])].map((item) => ({
+    server: config ? (nameOf(item?.server) ?? "?") : null,
+    severity: severityOf(item),
+  }));
+}
+
+/**
+ * A row's change as one table cell: the headline, then each line of its text under it (`<br>`, the
+ * only HTML in it, which the Action writes itself). Each line is escaped on its own, its indent kept
+ * as no-break spaces; the lines stop at MAX_MESSAGE characters, saying how many more the JSON report has.
+ */
+function changeCell(row) {
+  const { headline, lines } = row.shown();
+  const cells = [markdownCell(headline)];
+  let budget = MAX_MESSAGE;
+  for (const [index, line] of lines.entries()) {
+    if (budget <= 0) {
+      cells.push(markdownCell(`...(${lines.length - index} more lines; the JSON report has all of them)`));
+      break;
+    }
+    const shown = capDisplay(line, budget);
+    budget -= shown.length;
+    const indent = /^ */.exec(shown)[0].length;
+    cells.push(`${"&nbsp;".repeat(indent)}${markdownCell(shown.slice(indent))}`);
+  }
+  return cells.join("<br>");
 }
 
 /** The rows of the lint run: findings on tools, then findings on the server as a whole. */
@@ -255,19 +332,19 @@ function failureLines({ problem, cliError }, noReport) {
   return "";
 }
 
-function checkSummary(plan, outcome, verdict, fileErrors) {
+function checkSummary(plan, outcome, verdict, fileErrors, rows) {
   let md = `## mcp-lint lock --check\n\nExit code: **${outcome.code}** (${verdict})\n\n`;
   for (const [what, error] of fileErrors) if (error !== null) md += `**The ${what} was not written:** ${markdownCell(error)}\n\n`;
   md += failureLines(outcome, "No report: mcp-lint stopped on an error: ");
   const { report } = outcome;
   if (report === null) return md + outputBlock(outcome.tail);
   const config = plan.config !== "";
-  const rows = checkRows(report, config);
+  // Counted like the terminal's count line: changes and hidden-text findings alike, each tool's once.
+  const items = countedItems(report, config);
   if (config) {
-    // Counted like the terminal's count line: changes and hidden-text findings alike.
     const servers = report.servers.slice(0, MAX_ROWS).map((entry) => {
       const name = nameOf(entry?.name) ?? "?";
-      const count = (level) => rows.filter((row) => row.server === name && row.severity === level).length;
+      const count = (level) => items.filter((item) => item.server === name && item.severity === level).length;
       return `| ${markdownCell(name)} | ${count("error")} | ${count("warning")} | ${count("info")} |`;
     });
     md += `Servers of ${markdownCell(plan.config)}: ${report.servers.length}\n\n| Server | Errors | Warnings | Info |\n|---|---|---|---|\n${servers.join("\n")}\n\n`;
@@ -281,7 +358,7 @@ function checkSummary(plan, outcome, verdict, fileErrors) {
     for (const row of rows.slice(0, MAX_ROWS)) {
       const tool = row.tool === null ? "(server)" : markdownCell(row.tool);
       const server = config ? ` ${markdownCell(row.server)} |` : "";
-      const cell = `| ${row.severity} | ${markdownCell(row.kind)} |${server} ${tool} | ${markdownCell(row.message)} |`;
+      const cell = `| ${row.severity} | ${markdownCell(row.kind)} |${server} ${tool} | ${changeCell(row)} |`;
       if (cells.length > 0 && size + cell.length > TABLE_BUDGET) break;
       cells.push(cell);
       size += cell.length + 1;
@@ -289,12 +366,34 @@ function checkSummary(plan, outcome, verdict, fileErrors) {
     const head = config ? "| Severity | Kind | Server | Tool | Message |\n|---|---|---|---|---|" : "| Severity | Kind | Tool | Message |\n|---|---|---|---|";
     md += `${head}\n${cells.join("\n")}\n\n`;
     if (rows.length > cells.length) md += `${rows.length - cells.length} more rows are in the JSON report and the log.\n\n`;
+    // A change repeated in 9 tools is one row and 9 changes.
+    const count = (level) => items.filter((item) => item.severity === level).length;
+    md += `${plural(count("error"), "error")}, ${plural(count("warning"), "warning")}, ${count("info")} info.\n\n`;
     if (outcome.code === 1) md += `Changes at or above \`${plan.failOn}\` fail the check.\n\n`;
   }
   if (Array.isArray(report.ignored) && report.ignored.length > 0) {
     md += `${report.ignored.length} change${report.ignored.length === 1 ? " is" : "s are"} silenced by ignore rules in the lock (listed in the JSON report).\n\n`;
   }
+  if (report.changes.length > 0) md += reviewStep(plan);
   return md + outputBlock(outcome.tail);
+}
+
+/**
+ * The next step after a change: the command that reviews it on a terminal (`lock --review`, which
+ * shows each change and asks), with this job's lock and server arguments, then commit the lock. It
+ * holds no secret: environment variables by name only, a URL's user info and query as placeholders,
+ * and not the CI-only --no-oauth. Fenced, so it is copied as it is and nothing in it is Markdown.
+ */
+function reviewStep(plan) {
+  const args = plan.check.args;
+  const end = args.includes("--") ? args.indexOf("--") : args.length;
+  const flags = args.slice(0, end).filter((arg) => arg !== "--no-oauth");
+  const { words, secretsHidden } = nextCommand([...flags, ...args.slice(end)], { review: true });
+  const folder = relative(plan.root, plan.cwd).split(sep).join("/");
+  const cd = folder === "" || folder === ".." || folder.startsWith("../") || isAbsolute(folder) ? "" : `cd ${shellWord(folder)} && `;
+  const command = `${cd}${words.map((word) => neutralize(shellWord(word))).join(" ")}`;
+  const url = secretsHidden ? " Put back what shows as SECRET, USER:PASSWORD or QUERY first: it is left out here, as it may be a secret." : "";
+  return `**Next:** review the changes on your machine with this command (it shows each change and asks whether to accept it), then commit the lock.${url}\n\n${codeBlock(command)}\n`;
 }
 
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -386,6 +485,9 @@ const kept = { markdown: "" };
 let commentReport = null;
 
 async function main(dir) {
+  // The summary's word diffs need the diff library: loaded now, before a server (which runs as this
+  // user and could rewrite node_modules) starts.
+  await preloadWordDiff();
   const plan = JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"));
   // The plan holds the values of header-env and pass-env variables: gone before any server starts.
   rmSync(join(dir, "plan.json"));
@@ -415,8 +517,9 @@ async function main(dir) {
   let checkCode = check.code;
   if (jsonError !== null || sarifError !== null) checkCode = 2;
 
+  const rows = ran ? checkRows(check.report, config) : [];
   let shown = 0;
-  for (const row of ran ? checkRows(check.report, config) : []) {
+  for (const row of rows) {
     if (row.severity !== "error" && row.severity !== "warning") continue;
     if (shown++ === MAX_ANNOTATIONS) {
       annotate("warning", "mcp-lint", "More changes than shown here: see the job summary and the JSON report.");
@@ -430,16 +533,22 @@ async function main(dir) {
   if (sarifError !== null) annotate("error", "mcp-lint", `The sarif input "${plan.sarif}": ${sarifError}`);
   const checkVerdict = checkCode === 0 ? "passed" : checkCode === 1 ? `failed: changes at or above \`${plan.failOn}\`` : "error";
   files.summary(
-    checkSummary(plan, { ...check, code: checkCode }, checkVerdict, [
-      ["JSON report", jsonError],
-      ["SARIF log", sarifError === null ? null : `The sarif input "${plan.sarif}": ${sarifError}`],
-    ]),
+    checkSummary(
+      plan,
+      { ...check, code: checkCode },
+      checkVerdict,
+      [
+        ["JSON report", jsonError],
+        ["SARIF log", sarifError === null ? null : `The sarif input "${plan.sarif}": ${sarifError}`],
+      ],
+      rows,
+    ),
   );
 
   // The lint run, unless the lock check could not read the server (it would fail the same way, twice as slowly).
   let code = checkCode;
   // No change and no finding: the comment (if there is one) says so in a line.
-  let quiet = checkCode === 0 && ran && checkRows(check.report, config).length === 0;
+  let quiet = checkCode === 0 && ran && rows.length === 0;
   if (plan.lint !== null) {
     if (check.code === 2) {
       files.summary("## mcp-lint run\n\nSkipped: the lock check ended in an error, so the server was not linted.\n\n");

@@ -560,12 +560,15 @@ async function writeLock(
   output: Output,
 ): Promise<{ exitCode: number; outcome: string }> {
   let refusedAny = false;
+  const terminal = onTerminal();
   // One refused server leaves the whole file as it was, byte for byte: a review is of all of it.
   const refusedWhole = runs.some((run) => run.plan?.status === "refused");
   for (const run of runs) {
     const plan = run.plan as ServerPlan;
     const who = run.job.label === "" ? "" : ` for ${run.job.label}`;
     const verb = run.previous === null ? "write" : "update";
+    // The name `--accept-tool` takes: SERVER/NAME with --config.
+    const scope = (name: string) => (flags.config == null || run.job.key === null ? name : `${run.job.key}/${name}`);
     if (plan.duplicates.length > 0) {
       refusedAny = true;
       output.err(
@@ -573,7 +576,7 @@ async function writeLock(
       );
     } else if (plan.status === "refused" && run.previous === null && plan.refused.length === 0 && plan.refusedFindings > 0) {
       refusedAny = true;
-      output.err(`${firstLockRefusal(run, flags.lock, who)}\n`);
+      output.err(`${firstLockRefusal(run, flags.lock, who, scope)}\n`);
     } else if (plan.status === "refused" || plan.status === "partial") {
       refusedAny = true;
       const count = plan.refused.length + plan.refusedFindings;
@@ -581,10 +584,11 @@ async function writeLock(
       const changes = `${count} error-level change${count === 1 ? "" : "s"}`;
       output.err(
         plan.status === "partial"
-          ? `${refusedWhole ? "Would update" : "Updated"} the accepted changes in ${neutralize(flags.lock)}${who}; refusing ${changes}. Re-run with --accept after reviewing them.\n`
-          : `Refusing to ${verb} ${neutralize(flags.lock)}${who}: ${changes}. Re-run with --accept after reviewing them.\n`,
+          ? `${refusedWhole ? "Would update" : "Updated"} the accepted changes in ${neutralize(flags.lock)}${who}; refusing ${changes}.\n`
+          : `Refusing to ${verb} ${neutralize(flags.lock)}${who}: ${changes}.\n`,
       );
-      if (names.length > 0) output.err(`  Or accept them one tool at a time: ${names.map(acceptToolFlag).join(" ")}\n`);
+      const serverLevel = plan.refused.some((change) => change.tool === null);
+      output.err(refusalHint(names.map(scope), serverLevel, terminal));
     }
   }
   const servers = new Map<string, Lockfile>(document?.version === LOCKFILE_VERSION_SERVERS ? document.servers : []);
@@ -617,6 +621,23 @@ async function writeLock(
   return { exitCode: refusedAny ? 1 : 0, outcome };
 }
 
+/** Both stdin and stdout are a terminal: `--review` can ask there. */
+function onTerminal(): boolean {
+  return process.stdin.isTTY === true && process.stdout.isTTY === true;
+}
+
+/**
+ * What to do about a refused write: on a terminal, `--review` (each change shown, one key each);
+ * elsewhere, `--accept-tool` for each refused tool once read. Never the bare `--accept`, which takes
+ * everything unread; it is named only for the server's own changes, which no tool name accepts.
+ */
+function refusalHint(names: readonly string[], serverLevel: boolean, terminal: boolean): string {
+  const server = serverLevel ? "  The server's own changes (its instructions) are accepted only by --accept, once read.\n" : "";
+  if (terminal) return `  Review them one tool at a time, each change shown: mcp-lint lock --review (with the same arguments)\n${server}`;
+  if (names.length > 0) return `  Read them above, then accept them one tool at a time: ${names.map(acceptToolFlag).join(" ")}\n${server}`;
+  return serverLevel ? server : "  Read them above; a tool you have read is accepted alone with --accept-tool NAME.\n";
+}
+
 /**
  * `--accept-tool NAME` as a user may paste it: the name is the server's, so it is quoted for the
  * shell ("x; rm -rf ~" stays one argument) and neutralized for the terminal.
@@ -630,7 +651,7 @@ function acceptToolFlag(name: string): string {
  * "N error-level changes" would say nothing. It names what S8 found, where, and how a reviewer who
  * judged a finding a false alarm accepts that one tool.
  */
-function firstLockRefusal(run: ServerRun, lock: string, who: string): string {
+function firstLockRefusal(run: ServerRun, lock: string, who: string, scope: (name: string) => string): string {
   const errors = run.hidden.filter((finding) => finding.severity === "error");
   const named = new Map<string, string>();
   for (const finding of errors) {
@@ -644,8 +665,8 @@ function firstLockRefusal(run: ServerRun, lock: string, who: string): string {
   const poisoning = errors.filter((finding) => finding.args.kind === "poisoning").length;
   const what = poisoning === errors.length ? "tool poisoning" : poisoning === 0 ? "hidden text" : "tool poisoning and hidden text";
   const tool = errors.find((finding) => finding.tool !== null)?.tool;
-  const accept = tool === undefined || tool === null ? "--accept" : acceptToolFlag(tool);
-  return `mcp-lint: refusing to write ${neutralize(lock)}${who}: S8 found ${what} in ${things} of a server that was never locked (${[...named.values()].join(", ")}). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with ${accept}, or all of them with --accept.`;
+  const accept = tool === undefined || tool === null ? "--accept" : acceptToolFlag(scope(tool));
+  return `mcp-lint: refusing to write ${neutralize(lock)}${who}: S8 found ${what} in ${things} of a server that was never locked (${[...named.values()].join(", ")}). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with ${accept}.`;
 }
 
 /** Servers in name order, so the file's bytes do not depend on the order the config lists them. */

@@ -133,7 +133,7 @@ function changeRuleEntries(): RuleEntry[] {
       id: kind,
       title: kind.replaceAll("_", " ").replace(/^./, (first) => first.toUpperCase()),
       meaning: info.meaning,
-      help: "Review the change; if it is expected, refresh the lock with mcp-lint lock (add --accept for error-level changes).",
+      help: "Review the change on a terminal with mcp-lint lock --review (it shows each change and asks), or accept a tool you have read with mcp-lint lock --accept-tool NAME; then commit the lock.",
       level: sarifLevel(info.severity),
       docs: "README.md#what-it-checks",
       tags: ["mcp", "lockfile"],

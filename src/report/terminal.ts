@@ -5,13 +5,12 @@ import type { Change, Severity } from "../lock/kinds.js";
 import { countBySeverity } from "../lock/engine.js";
 import type { JsonObject, ServerSnapshot } from "../lock/snapshot.js";
 import { ownField } from "../lock/snapshot.js";
-import { changeMessage, editCount, WHITESPACE_ONLY } from "./messages.js";
 import { capPath, neutralize, neutralizeLines, showNameCapped } from "../text/neutralize.js";
 import { PLAIN_STYLE, paint, type TerminalStyle, wrapLine } from "./style.js";
-import { type DiffStyle, diffDisplayLines, isRewrite, textSegments, whitespaceOnly } from "./text-diff.js";
 import { changedSpots, sameness, splitRepeated } from "./repeated.js";
 import { maxOf, pushAll } from "../arrays.js";
 import { catalogGroups, toolTexts } from "./first-lock.js";
+import { changeLines, type LineDiffStyle } from "./change-lines.js";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -272,13 +271,7 @@ function overviewLines(changes: readonly Change[], severity: (level: Severity, w
   ];
 }
 
-/** The word-diff markers, and how a whole old or new line is painted in a rewrite. */
-interface TerminalDiffStyle extends DiffStyle {
-  removedLine: (text: string) => string;
-  insertedLine: (text: string) => string;
-}
-
-function terminalDiffStyle(style: TerminalStyle): TerminalDiffStyle {
+function terminalDiffStyle(style: TerminalStyle): LineDiffStyle {
   return {
     removed: (text) => paint(style, "red", `[-${text}-]`),
     inserted: (text) => paint(style, "green", `{+${text}+}`),
@@ -298,68 +291,9 @@ function severityPainter(style: TerminalStyle): SeverityPainter {
 }
 
 /** One change as report lines: severity, kind and headline, then its block indented under them. */
-function changeBlock(change: Change, diffStyle: TerminalDiffStyle, severity: SeverityPainter): string[] {
-  const { headline, block } = changeLines(change, diffStyle);
+function changeBlock(change: Change, diffStyle: LineDiffStyle, severity: SeverityPainter): string[] {
+  const { headline, lines: block } = changeLines(change, diffStyle);
   return [`  ${severity(change.severity, 8)}${pad(change.kind, 23)}${headline}`, ...block.map((line) => `${INDENT_DETAIL}${line}`)];
-}
-
-/** What the terminal shows for one change: a short headline and, for text, every edit as lines. */
-function changeLines(change: Change, diffStyle: TerminalDiffStyle): { headline: string; block: string[] } {
-  const { args } = change;
-  const textDiff = (what: string) => {
-    if (typeof args.before !== "string" || typeof args.after !== "string") return { headline: changeMessage(change), block: [] };
-    const count = editCount(args.before, args.after);
-    // The same words in the same order: one line, not a hunk per space.
-    if (whitespaceOnly(args.before, args.after)) return { headline: `${what} changed: ${WHITESPACE_ONLY}${count === "" ? "" : ` (${count})`}`, block: [] };
-    const segments = textSegments(args.before, args.after);
-    if (isRewrite(args.before, args.after, segments)) {
-      // Most of it changed: the old and the new text each read whole, not interleaved word by word.
-      const indented = (text: string, paint: (line: string) => string) => neutralizeLines(text).map((line) => `  ${line === "" ? "" : paint(line)}`);
-      return {
-        headline: `${what} rewritten${count === "" ? "" : ` (${count})`}; the old and the new text in full:`,
-        block: ["before:", ...indented(args.before, diffStyle.removedLine), "after:", ...indented(args.after, diffStyle.insertedLine)],
-      };
-    }
-    return {
-      headline: `${what} changed${count === "" ? "" : `: ${count}`}`,
-      block: diffDisplayLines(segments, (text) => neutralize(text), diffStyle),
-    };
-  };
-  switch (change.kind) {
-    case "description_changed":
-      return textDiff("description");
-    case "title_changed":
-      return textDiff("title");
-    case "instructions_changed":
-      if (args.reason === "changed") return textDiff("server instructions");
-      if (args.reason === "not_in_lock" && typeof args.after === "string") {
-        return { headline: "server instructions not in the lock:", block: neutralizeLines(args.after) };
-      }
-      return { headline: changeMessage(change), block: [] };
-    case "schema_text_changed":
-      if (args.reason === "text_changed") return textDiff(`text at ${neutralize(change.path ?? "")}`);
-      if (args.reason === "text_added" && typeof args.after === "string") {
-        return { headline: `new text the model reads at ${neutralize(change.path ?? "")}:`, block: neutralizeLines(args.after) };
-      }
-      return { headline: changeMessage(change), block: [] };
-    case "prompt_changed":
-    case "resource_changed":
-    case "resource_template_changed":
-      if (typeof args.before === "string" && typeof args.after === "string") return textDiff(neutralize(change.path ?? ""));
-      return { headline: changeMessage(change), block: [] };
-    case "tool_added": {
-      const headline = changeMessage({ ...change, args: { ...args, after: undefined } }).replace(/; no description$/, "");
-      const block: string[] = [];
-      pushAll(block, typeof args.after === "string" ? ["description:", ...neutralizeLines(args.after).map((line) => `  ${line}`)] : ["no description"]);
-      const schema = args.definition === undefined ? undefined : ownField(args.definition, "inputSchema");
-      if (schema !== undefined) {
-        block.push("input schema:", ...(JSON.stringify(schema, null, 2) ?? "null").split("\n").map((line) => `  ${neutralize(line)}`));
-      }
-      return { headline, block };
-    }
-    default:
-      return { headline: changeMessage(change), block: [] };
-  }
 }
 
 /** Longest text one listing entry shows; the rest is counted. S8 reads all of it either way. */

@@ -1,66 +1,23 @@
 // Issue 25, item 4: the Action's pull-request comment. With `comment: true` the comment step posts
-// the report as one comment, found again by its hidden first line and updated by later runs (to say
+// the report as one comment, found again by its hidden first line and its author (the token's own
+// identity: a marker comment by anyone else is left alone, issue 37 item 4) and updated by later runs (to say
 // "no changes" when a run finds none; a clean pull request with no comment gets none). It runs the
 // real action.yml steps (action-harness.ts) against a fake GitHub API on 127.0.0.1, in its own
 // process (fixtures/action/fake-github.mjs). The token reaches only the comment step: never the
 // server, the logs, the summary or the comment; a refused request is a warning, never the verdict.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import MarkdownIt from "markdown-it";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BODY_LIMIT, commentBody, commentMarker, cutMarkdown, isOurComment, pullRequestNumber } from "../../action/pr-comment.mjs";
-import { type ActionResult, annotations, fixtureCommand, lockedPlainFixture, type GithubContext, runAction } from "./action-harness.js";
-import { cliPath, demoServer, pathWithout, repo, tempDir } from "./helpers.js";
+import { ACTIONS_BOT, BODY_LIMIT, commentBody, commentMarker, cutMarkdown, isAuthor, isOurComment, pullRequestNumber } from "../../action/pr-comment.mjs";
+import { type ActionResult, annotations, eventFile, FakeGithub, fixtureCommand, type GithubContext, lockedPlainFixture, runAction } from "./action-harness.js";
+import { cliPath, demoServer, pathWithout, tempDir } from "./helpers.js";
 
 const TOKEN = "ghs_comment_token_never_shown_5a9c0e";
 const MARKER = commentMarker("mcp-lint.lock");
-
-interface Recorded {
-  method: string;
-  path: string;
-  authorization: string | null;
-  accept: string | null;
-  apiVersion: string | null;
-  userAgent: string | null;
-  body: { body?: string } | null;
-}
-interface Comment {
-  id: number;
-  issue: number;
-  body: string;
-  user: { login: string };
-}
-
-/** The fake API's process and how to read and set its state. */
-class FakeGithub {
-  child!: ChildProcess;
-  url = "";
-  async start(): Promise<void> {
-    this.child = spawn(process.execPath, [join(repo, "test/fixtures/action/fake-github.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
-    const line = await new Promise<string>((done) => createInterface({ input: this.child.stdout as NodeJS.ReadableStream }).once("line", done));
-    this.url = `http://127.0.0.1:${JSON.parse(line).port}`;
-  }
-  async state(): Promise<{ requests: Recorded[]; comments: Comment[] }> {
-    return (await fetch(`${this.url}/_fake/state`)).json() as never;
-  }
-  async config(config: { fail?: number | null; comments?: { issue: number; body: string; login?: string }[] }): Promise<void> {
-    await fetch(`${this.url}/_fake/config`, { method: "POST", body: JSON.stringify(config) });
-  }
-  stop(): void {
-    this.child.stdin?.end();
-  }
-}
-
-/** An event payload file for pull request `number` (or any payload). */
-function eventFile(payload: unknown): string {
-  const path = join(tempDir(), "event.json");
-  writeFileSync(path, JSON.stringify(payload));
-  return path;
-}
 
 /** Everything the job's log, summary and outputs show. */
 const shown = (result: ActionResult) => [result.stdout, result.stderr, result.summary, result.outputs, JSON.stringify(annotations(result.runner))].join("\n");
@@ -101,6 +58,18 @@ describe("the comment's text (action/pr-comment.mjs)", () => {
     expect(isOurComment(`${MARKER}\nbody`, MARKER)).toBe(true);
     expect(isOurComment(`quoted:\n${MARKER}\nbody`, MARKER)).toBe(false);
     expect(isOurComment(`${MARKER} more`, MARKER)).toBe(false);
+  });
+
+  it("takes a comment as the token's own only by its author's login and type", () => {
+    const bot = { login: "github-actions[bot]", type: "Bot" };
+    expect(isAuthor({ user: bot }, ACTIONS_BOT)).toBe(true);
+    expect(isAuthor({ user: { login: "github-actions[bot]", type: "User" } }, ACTIONS_BOT)).toBe(false);
+    expect(isAuthor({ user: { login: "github-actions", type: "Bot" } }, ACTIONS_BOT)).toBe(false);
+    expect(isAuthor({ user: { login: "mallory", type: "User" } }, ACTIONS_BOT)).toBe(false);
+    expect(isAuthor({ user: null }, ACTIONS_BOT)).toBe(false);
+    expect(isAuthor({}, ACTIONS_BOT)).toBe(false);
+    expect(isAuthor({ user: { login: "ci-user", type: "User" } }, { login: "ci-user", type: "User" })).toBe(true);
+    expect(isAuthor({ user: { login: "ci-user", type: "User" } }, { login: "ci-user", type: null })).toBe(true);
   });
 
   it("finds the pull request in pull_request and issue_comment payloads only", () => {
@@ -171,14 +140,16 @@ describe("the comment flow against a fake GitHub API (issue 25 item 4)", () => {
     expect(readdirSync(result.runnerTemp)).toEqual([]);
   });
 
-  it("second run updates the same comment (PATCH, no second POST)", async () => {
+  it("second run updates the same comment (PATCH, no second POST), after checking it is the token's own", async () => {
     const before = (await fake.state()).requests.length;
     const result = runAction(inputs, { MCP_LINT_DEMO_RUGPULL: "1" }, workspace, { github: github() });
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(`mcp-lint comment: updated comment ${firstId} on pull request #7.`);
     const { requests, comments } = await fake.state();
+    // GET /user answers 403 to the job's installation token: its comments are the Actions bot's.
     expect(requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual([
       "GET /repos/octo/weather/issues/7/comments?per_page=100&page=1",
+      "GET /user",
       `PATCH /repos/octo/weather/issues/comments/${firstId}`,
     ]);
     expect(comments).toHaveLength(1);
@@ -191,7 +162,7 @@ describe("the comment flow against a fake GitHub API (issue 25 item 4)", () => {
     expect(result.status, result.stdout).toBe(0);
     expect(result.stdout).toContain(`updated comment ${firstId} on pull request #7 to say there are no changes.`);
     const { requests, comments } = await fake.state();
-    expect(requests.slice(before).map((request) => request.method)).toEqual(["GET", "PATCH"]);
+    expect(requests.slice(before).map((request) => request.method)).toEqual(["GET", "GET", "PATCH"]);
     expect(comments).toHaveLength(1);
     const body = comments[0]?.body ?? "";
     expect(body.startsWith(`${MARKER}\n**No changes:** the server matches mcp\\-lint\\.lock, as of the latest run.\n`)).toBe(true);
@@ -231,9 +202,69 @@ describe("the comment flow against a fake GitHub API (issue 25 item 4)", () => {
       "POST /repos/octo/weather/issues/9/comments",
       "GET /repos/octo/weather/issues/9/comments?per_page=100&page=N",
       "GET /repos/octo/weather/issues/9/comments?per_page=100&page=N",
+      "GET /user",
       `PATCH /repos/octo/weather/issues/comments/${ours[0]?.id}`,
     ]);
     expect(comments.find((comment) => comment.body.startsWith("> quoting"))?.body).toBe(`> quoting the bot:\n${MARKER}\n`);
+  });
+
+  it("leaves a marker comment by anyone else alone and posts its own (issue 37 item 4)", async () => {
+    // Anyone who can comment can copy the marker, with a fake verdict under it; the Action used to
+    // try to edit that comment, get 403, post nothing and blame the job's permissions.
+    const fakeVerdict = `${MARKER}\n**No changes:** the server matches mcp\\-lint\\.lock, as of the latest run.\n`;
+    await fake.config({ comments: [{ issue: 11, body: fakeVerdict, login: "mallory" }] });
+    const pr11 = { ...github(), event_path: eventFile({ pull_request: { number: 11 } }) };
+    const before = (await fake.state()).requests.length;
+    const first = runAction(inputs, { MCP_LINT_DEMO_RUGPULL: "1" }, workspace, { github: pr11 });
+    expect(first.status).toBe(1);
+    expect(commentAnnotations(first)).toEqual([]);
+    expect(first.stdout).toContain("mcp-lint comment: posted comment");
+    const second = runAction(inputs, { MCP_LINT_DEMO_RUGPULL: "1" }, workspace, { github: pr11 });
+    expect(second.status).toBe(1);
+    expect(commentAnnotations(second)).toEqual([]);
+    const { requests, comments } = await fake.state();
+    const onEleven = comments.filter((comment) => comment.issue === 11);
+    expect(onEleven.map((comment) => comment.user)).toEqual([
+      { login: "mallory", type: "User" },
+      { login: "github-actions[bot]", type: "Bot" },
+    ]);
+    expect(onEleven[0]?.body).toBe(fakeVerdict);
+    expect(onEleven[1]?.body).toContain("annotations\\_changed");
+    // Never a PATCH of mallory's comment; the second run updates the Action's own.
+    expect(requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual([
+      "GET /repos/octo/weather/issues/11/comments?per_page=100&page=1",
+      "GET /user",
+      "POST /repos/octo/weather/issues/11/comments",
+      "GET /repos/octo/weather/issues/11/comments?per_page=100&page=1",
+      "GET /user",
+      `PATCH /repos/octo/weather/issues/comments/${onEleven[1]?.id}`,
+    ]);
+    expect(second.outputs).toContain(`comment-url=https://github.example/o/r/pull/11#issuecomment-${onEleven[1]?.id}`);
+  });
+
+  it("with a user's token, updates only that user's marker comment", async () => {
+    await fake.config({
+      user: "release-bot-user",
+      comments: [
+        { issue: 12, body: `${MARKER}\nby someone else`, login: "mallory" },
+        { issue: 12, body: `${MARKER}\nby the job's default token`, login: "github-actions[bot]" },
+        { issue: 12, body: `${MARKER}\nby the user`, login: "release-bot-user" },
+      ],
+    });
+    try {
+      const pr12 = { ...github(), event_path: eventFile({ pull_request: { number: 12 } }) };
+      const result = runAction(inputs, { MCP_LINT_DEMO_RUGPULL: "1" }, workspace, { github: pr12 });
+      expect(result.status).toBe(1);
+      expect(commentAnnotations(result)).toEqual([]);
+      const onTwelve = (await fake.state()).comments.filter((comment) => comment.issue === 12);
+      expect(onTwelve.map((comment) => [comment.user.login, comment.body.split("\n")[1]])).toEqual([
+        ["mallory", "by someone else"],
+        ["github-actions[bot]", "by the job's default token"],
+        ["release-bot-user", "**mcp-lint** checked the server against mcp\\-lint\\.lock."],
+      ]);
+    } finally {
+      await fake.config({ user: null });
+    }
   });
 
   it("keeps a separate comment for another lockfile", async () => {
@@ -350,16 +381,19 @@ describe("hostile server text and the token", () => {
     expect(live).toContain("\\<\\!\\-\\- mcp\\-lint\\-report lock\\=mcp\\%2Dlint\\.lock \\-\\-\\>");
     expect(live).toContain("\\[click me\\]\\(https\\:\\/\\/evil");
     expect(live).not.toMatch(/(^|[^\\])@octocat/);
-    expect(live).not.toMatch(/(^|[^\\])[<[]/);
+    // (the <br>s between a text's lines are the Action's own)
+    expect(live.replaceAll("<br>", "")).not.toMatch(/(^|[^\\])[<[]/);
     expect(live).not.toContain("mcp-lint-report");
     // Rendered as GitHub would: no element from the server, the output stays one code block.
     const html = new MarkdownIt({ html: true, linkify: true }).render(body);
     expect(html.startsWith(`${MARKER}\n`)).toBe(true);
     const rendered = html.slice(MARKER.length);
     expect(rendered).not.toMatch(/<img|<a |<em>|<s>|<script|<!--/);
-    expect([...rendered.matchAll(/<pre>/g)]).toHaveLength(1);
+    // Two code blocks: the review command and the output.
+    expect([...rendered.matchAll(/<pre>/g)]).toHaveLength(2);
     expect(rendered.trimEnd().endsWith("</code></pre>\n</details>")).toBe(true);
-    expect(rendered).toContain("\\u{A}");
+    // The description's lines are lines, each escaped on its own.
+    expect(rendered).toContain("<br>{+&lt;!-- hide the rest+}<br>{+&lt;img src=https://evil.example/p.png&gt;");
     expect(body.includes(TOKEN)).toBe(false);
   });
 

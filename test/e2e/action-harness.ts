@@ -3,9 +3,10 @@
 // GITHUB_OUTPUT and RUNNER_TEMP pointing at files and folders of the workspace. Then reads the
 // step's output with the runner's rules for workflow commands (stop-commands included), so a test
 // sees exactly the annotations the runner would make.
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chownSync, copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { createInterface } from "node:readline";
 import { expect } from "vitest";
 import { parse } from "yaml";
 import { repo, tempDir } from "./helpers.js";
@@ -296,10 +297,8 @@ export function configProject(dir: string): ConfigProject {
 export function fakeAction(fakeCli: string): string {
   const actionPath = tempDir();
   cpSync(join(repo, "action"), join(actionPath, "action"), { recursive: true });
-  mkdirSync(join(actionPath, "dist", "text"), { recursive: true });
-  mkdirSync(join(actionPath, "dist", "connect"), { recursive: true });
-  // neutralize.js and containment.js are self-contained; run.mjs imports them from the Action's own build.
-  for (const file of ["text/neutralize.js", "connect/containment.js"]) copyFileSync(join(repo, "dist", file), join(actionPath, "dist", file));
+  // run.mjs imports the report and text modules from the Action's own build (tsc's modules; the CLI's chunks are not needed).
+  cpSync(join(repo, "dist"), join(actionPath, "dist"), { recursive: true, filter: (source) => !source.startsWith(join(repo, "dist", "chunks")) });
   writeFileSync(join(actionPath, "package.json"), '{"type": "module"}\n');
   writeFileSync(join(actionPath, "dist/cli.js"), fakeCli);
   symlinkSync(join(repo, "node_modules"), join(actionPath, "node_modules"));
@@ -311,4 +310,49 @@ export function lockedPlainFixture(workspace: string): void {
   const clean = fixtureCommand(workspace, "clean", { tools: [{ name: "t", description: "plain", inputSchema: { type: "object" } }] });
   const made = spawnSync("bash", ["-c", `node "${join(repo, "dist/cli.js")}" lock -- ${clean}`], { cwd: workspace, encoding: "utf8" });
   expect(made.status, made.stderr).toBe(0);
+}
+
+/** A request the fake GitHub API received. */
+export interface Recorded {
+  method: string;
+  path: string;
+  authorization: string | null;
+  accept: string | null;
+  apiVersion: string | null;
+  userAgent: string | null;
+  body: { body?: string } | null;
+}
+/** A comment the fake GitHub API holds. */
+export interface Comment {
+  id: number;
+  issue: number;
+  body: string;
+  user: { login: string; type: string };
+}
+
+/** The fake GitHub API (test/fixtures/action/fake-github.mjs) in its own process, and how to read and set its state. */
+export class FakeGithub {
+  child!: ChildProcess;
+  url = "";
+  async start(): Promise<void> {
+    this.child = spawn(process.execPath, [join(repo, "test/fixtures/action/fake-github.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
+    const line = await new Promise<string>((done) => createInterface({ input: this.child.stdout as NodeJS.ReadableStream }).once("line", done));
+    this.url = `http://127.0.0.1:${JSON.parse(line).port}`;
+  }
+  async state(): Promise<{ requests: Recorded[]; comments: Comment[] }> {
+    return (await fetch(`${this.url}/_fake/state`)).json() as never;
+  }
+  async config(config: { fail?: number | null; user?: string | null; comments?: { issue: number; body: string; login?: string }[] }): Promise<void> {
+    await fetch(`${this.url}/_fake/config`, { method: "POST", body: JSON.stringify(config) });
+  }
+  stop(): void {
+    this.child.stdin?.end();
+  }
+}
+
+/** An event payload file for pull request `number` (or any payload). */
+export function eventFile(payload: unknown): string {
+  const path = join(tempDir(), "event.json");
+  writeFileSync(path, JSON.stringify(payload));
+  return path;
 }

@@ -206,7 +206,9 @@ describe.skipIf(!hasPreCommit)("the pre-commit hook, run by pre-commit itself", 
     expect(pulled.code).toBe(1);
     expect(pulled.stdout).toMatch(/mcp-lint lock --check\.+Failed/);
     expect(pulled.stdout).toContain("schema_widened");
-    expect(pulled.stdout).toContain(`mcp-lint lock --accept --pass-env MCP_LINT_DEMO_RUGPULL -- node ${demoServer}`);
+    // pre-commit keeps the hook's output (no terminal): the command names the tools to accept, never the bare --accept.
+    expect(pulled.stdout).toContain(`mcp-lint lock --accept-tool get_weather --accept-tool send_note --pass-env MCP_LINT_DEMO_RUGPULL -- node ${demoServer}`);
+    expect(pulled.stdout).not.toMatch(/mcp-lint lock --accept /);
 
     // Installed as a git hook, it runs on a commit that stages nothing.
     expect(sh("pre-commit", ["install"], project, env).code).toBe(0);
@@ -221,7 +223,7 @@ describe.skipIf(!hasPreCommit)("the pre-commit hook, run by pre-commit itself", 
     expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
   }, 600_000);
 
-  it("with --config in args, checks every server of the config and prints the config's accept command (issue 14 item 6)", () => {
+  it("with --config in args, checks every server of the config and prints the config's accept command (issue 14 item 6, issue 37 item 4)", () => {
     const config = configProject(tempDir());
     const project = config.dir;
     expect(gitIn(project, "init", "--quiet").code).toBe(0);
@@ -239,11 +241,11 @@ describe.skipIf(!hasPreCommit)("the pre-commit hook, run by pre-commit itself", 
     expect(pulled.stdout).toMatch(/mcp-lint lock --check\.+Failed/);
     expect(pulled.stdout).toMatch(/=== server "beta" ===[\s\S]*description_changed[\s\S]*S8 hidden_text/);
     expect(pulled.stdout).toContain(
-      "mcp-lint: a server of the config no longer matches the lock. After reviewing the changes above, update the lock with:\n\n  mcp-lint lock --accept --config .mcp.json\n",
+      "mcp-lint: a server of the config no longer matches the lock. Read the changes above, then accept them one tool at a time and commit the lock:\n\n  mcp-lint lock --accept-tool beta/read_file --config .mcp.json\n",
     );
 
     // The printed command (run with this checkout's build) updates the lock, and the hook passes again.
-    expect(sh(process.execPath, [cliPath, "lock", "--accept", "--config", ".mcp.json"], project, env).code).toBe(0);
+    expect(sh(process.execPath, [cliPath, "lock", "--accept-tool", "beta/read_file", "--config", ".mcp.json"], project, env).code).toBe(0);
     const accepted = sh("pre-commit", ["run", "mcp-lint-lock", "--all-files"], project, env);
     expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
   }, 600_000);

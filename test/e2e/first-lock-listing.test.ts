@@ -150,7 +150,7 @@ describe("a first lock shows every string the model reads", () => {
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
     // Issue 36: a first lock refused by S8 alone says so, names the tool, and how to accept a reviewed false alarm.
     expect(refused.stderr).toContain(
-      "mcp-lint: refusing to write mcp-lint.lock: S8 found tool poisoning in 1 tool of a server that was never locked (save_note). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with --accept-tool save_note, or all of them with --accept.",
+      "mcp-lint: refusing to write mcp-lint.lock: S8 found tool poisoning in 1 tool of a server that was never locked (save_note). Read the findings above; a finding you have reviewed and judged a false alarm is accepted with --accept-tool save_note.",
     );
     expect(refused.stderr).not.toContain("error-level change");
     expect((await runCli(["lock", "--accept-tool", "save_note", "--from", from], { cwd: dir })).code).toBe(0);

@@ -105,7 +105,11 @@ describe("refresh, refusal and --accept", () => {
     const refused = await runCli(["lock", "--from", from], { cwd: dir });
     expect(refused.code).toBe(1);
     // The changed description and the poisoning it now holds (a key to read, where to pass it) are two errors.
-    expect(refused.stderr).toContain("Refusing to update mcp-lint.lock: 2 error-level changes. Re-run with --accept after reviewing them.");
+    // No terminal here: the hint names the tool to accept once read, never the bare --accept (issue 37 item 4).
+    expect(refused.stderr).toContain(
+      `Refusing to update mcp-lint.lock: 2 error-level changes.\n  Read them above, then accept them one tool at a time: --accept-tool ${server.tools[0]!.name}\n`,
+    );
+    expect(refused.stderr).not.toContain("--accept ");
     expect(refused.stdout).toContain("description_changed");
     expect(refused.stdout).toContain("tool poisoning");
     expect(refused.stdout).toContain("~/.ssh/id_rsa");

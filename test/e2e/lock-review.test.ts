@@ -121,3 +121,23 @@ describe("lock --review", () => {
     expect(readFileSync(join(dir, "mcp-lint.lock")).equals(before)).toBe(true);
   });
 });
+
+describe("the hint after a refused write (issue 37 item 4)", () => {
+  it("on a terminal points at --review; without one names each refused tool for --accept-tool; never the bare --accept", async () => {
+    const { dir, spec, before } = await lockedThenChanged();
+    const args = ["lock", "--", process.execPath, fromFileServer, spec];
+    const onTerminal = await runInPty(args, dir, []);
+    expect(onTerminal.code).toBe(1);
+    const said = onTerminal.output.replaceAll("\r\n", "\n");
+    expect(said).toContain(
+      "Refusing to update mcp-lint.lock: 2 error-level changes.\n  Review them one tool at a time, each change shown: mcp-lint lock --review (with the same arguments)\n",
+    );
+    const piped = await runCli(args, { cwd: dir });
+    expect(piped.code).toBe(1);
+    expect(piped.stderr).toContain(
+      "Refusing to update mcp-lint.lock: 2 error-level changes.\n  Read them above, then accept them one tool at a time: --accept-tool get_weather --accept-tool send_note\n",
+    );
+    for (const output of [said, piped.stderr]) expect(output).not.toMatch(/--accept(?!-tool)/);
+    expect(readFileSync(join(dir, "mcp-lint.lock")).equals(before)).toBe(true);
+  });
+});
