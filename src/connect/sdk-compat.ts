@@ -3,7 +3,11 @@
 import type { JsonObject } from "../lock/snapshot.js";
 import type { Note } from "../report/terminal.js";
 
-/** Check tools against the SDK's own Tool schema; each failure becomes an info note, never an error. */
+/**
+ * Check tools against the SDK's own Tool schema. Each failure is an error note (SDK 1.x clients
+ * reject the whole list for it), counted in the report but never a reason to refuse the lock: it
+ * is no attack, and the lock still pins what the server serves.
+ */
 export async function sdkRejectionNotes(tools: readonly JsonObject[]): Promise<Note[]> {
   if (tools.length === 0) return [];
   const { ToolSchema } = await import("@modelcontextprotocol/sdk/types.js");
@@ -15,8 +19,8 @@ export async function sdkRejectionNotes(tools: readonly JsonObject[]): Promise<N
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join(".")}` : "";
     notes.push({
       tool: typeof tool.name === "string" ? tool.name : null,
-      severity: "info",
-      message: `SDK clients would reject this tool (client.listTools() throws${where}: ${issue?.message ?? "invalid"}); locked exactly as sent`,
+      severity: "error",
+      message: `SDK 1.x clients would reject this tool, and with it the whole list (client.listTools() throws${where}: ${issue?.message ?? "invalid"}); locked exactly as sent`,
     });
   }
   return notes;

@@ -23,7 +23,7 @@ export interface ToolView {
   params: string[];
   /** Lower-case segments of the name (`github_listIssues` -> github, list, issues). */
   segments: string[];
-  /** Estimated tokens of the definition: compact JSON characters / 4, rounded up. */
+  /** Estimated tokens of what clients send the model (FORWARDED_FIELDS): compact JSON characters / 4, rounded up. */
   tokens: number;
 }
 
@@ -38,6 +38,24 @@ export interface LintContext {
 export const CHARS_PER_TOKEN = 4;
 
 const EMPTY: JsonObject = Object.freeze({});
+
+/**
+ * The fields of a tool definition that agent clients send their model, in the order they send them.
+ * Claude Code, Codex and Gemini CLI send these three and nothing else: no `outputSchema`, `title`,
+ * `annotations` or `_meta` (crosscheck's `render-output-lost`, docs/crosscheck.md).
+ */
+export const FORWARDED_FIELDS = ["name", "description", "inputSchema"] as const;
+
+/** Estimated tokens of the fields clients forward; an entry that is not an object counts whole. */
+function forwardedTokens(entry: unknown): number {
+  if (!isObject(entry)) return Math.ceil(compactJsonLength(entry) / CHARS_PER_TOKEN);
+  const sent: Record<string, unknown> = {};
+  for (const field of FORWARDED_FIELDS) {
+    const value = own(entry, field);
+    if (value !== undefined) sent[field] = value;
+  }
+  return Math.ceil(compactJsonLength(sent) / CHARS_PER_TOKEN);
+}
 
 /** Top-level parameter names of an input schema, including those only declared in root combinator branches. */
 export function parameterNames(inputSchema: unknown): string[] {
@@ -70,7 +88,7 @@ export function buildContext(tools: readonly unknown[], instructions: string | n
       inputSchema,
       params: parameterNames(inputSchema),
       segments: typeof rawName === "string" ? nameSegments(rawName) : [],
-      tokens: Math.ceil(compactJsonLength(entry) / CHARS_PER_TOKEN),
+      tokens: forwardedTokens(entry),
     };
   });
   return { tools: views, instructions, options };

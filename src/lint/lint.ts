@@ -1,7 +1,7 @@
 /** The linter's entry point: run every enabled rule over a served tool list and score it. Pure. */
 
 import type { Severity } from "../lock/kinds.js";
-import { buildContext, collector } from "./context.js";
+import { buildContext, collector, FORWARDED_FIELDS } from "./context.js";
 import { RULE_LIST } from "./rules/index.js";
 import { type LintScore, scoreServer, staticCosts } from "./score.js";
 import { RULES } from "./table.js";
@@ -16,8 +16,11 @@ export interface LintResult {
   findings: LintFinding[];
   /** Tools checked. */
   tools: number;
-  /** Estimated tokens of all definitions (compact JSON / 4), and of each tool in list order. */
-  tokens: { total: number; perTool: number[] };
+  /**
+   * Estimated tokens (compact JSON / 4) of what clients send the model of each definition, in all
+   * and per tool in list order, and the fields counted.
+   */
+  tokens: { total: number; perTool: number[]; fields: readonly string[] };
   /** Findings per severity, and tools without any finding. */
   counts: Record<Severity, number> & { cleanTools: number };
   score: LintScore;
@@ -95,7 +98,7 @@ export function lintServer(input: LintInput, options: LintOptions = DEFAULT_LINT
   return {
     findings: ordered,
     tools: context.tools.length,
-    tokens: { total: perTool.reduce((sum, tokens) => sum + tokens, 0), perTool },
+    tokens: { total: perTool.reduce((sum, tokens) => sum + tokens, 0), perTool, fields: FORWARDED_FIELDS },
     counts,
     score: scoreServer(staticCosts(context.tools, ordered)),
   };

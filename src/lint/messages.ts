@@ -179,9 +179,14 @@ export function message(finding: LintFinding): string {
       if (args.reason === "not_string") return "Description is not a string (MCP SDK 1.x clients also reject the whole tools/list result).";
       return args.reason === "empty" ? "Description is empty." : "Description is missing.";
     case "S2":
-      return `Parameter ${quoted(args.name, 60)} has a vague name and no description.`;
+      return args.reason === "self_explanatory"
+        ? `Parameter ${quoted(args.name, 60)} has a vague name and no description, though its values say what it takes (not scored).`
+        : `Parameter ${quoted(args.name, 60)} has a vague name and no description.`;
     case "S3":
-      return args.reason === "untyped" ? `Parameter ${quoted(args.name, 60)} has no type or enum.` : `Parameter ${quoted(args.name, 60)} has no description.`;
+      if (args.reason === "untyped") return `Parameter ${quoted(args.name, 60)} has no type or enum.`;
+      return args.reason === "self_explanatory"
+        ? `Parameter ${quoted(args.name, 60)} has no description; its name, type and constraints say what it takes (not scored).`
+        : `Parameter ${quoted(args.name, 60)} has no description.`;
     case "S4": {
       if (args.reason === "budget") {
         return `Overlap search stopped after ${thousands(args.count ?? 0)} comparisons; some of the ${plural(args.total ?? 0, "tool")} were not compared.`;
@@ -259,7 +264,7 @@ export function message(finding: LintFinding): string {
     }
     case "client-sdk1-rejects": {
       const reason = SDK1_REASONS[args.reason ?? "missing"] ?? SDK1_REASONS.missing;
-      return `${(reason as (finding: LintFinding) => string)(finding)}; MCP SDK 1.x clients reject the whole tools/list result.`;
+      return `${(reason as (finding: LintFinding) => string)(finding)}; MCP SDK 1.x clients (Claude Code, Gemini CLI) reject the whole tools/list result, so they show the model none of this server's tools.`;
     }
     case "P1":
     case "P2":
@@ -277,8 +282,13 @@ export function fix(finding: LintFinding): string {
   switch (finding.rule) {
     case "S1":
       return args.reason === "short" ? "Add when to use the tool, what it returns and its limits." : RULES.S1.fix;
+    case "S2":
+      return args.reason === "self_explanatory" ? "Optional: a specific name or a one-line description still helps a model choose." : RULES.S2.fix;
     case "S3":
-      return args.reason === "untyped" ? "Give the parameter a type or an enum." : "Say what the value means and give an example format.";
+      if (args.reason === "untyped") return "Give the parameter a type or an enum.";
+      return args.reason === "self_explanatory"
+        ? "Optional: a one-line description still helps a model choose."
+        : "Say what the value means and give an example format.";
     case "S4":
       if (args.reason === "deprecated")
         return "Stop listing this tool (keep answering calls to it if old clients need that), so the model sees one tool for the job.";

@@ -1,6 +1,7 @@
 /** What a parameter schema says about itself: a type, a description, a vague name. Shared by S2, S3 and S7. */
 
 import { isObject, type JsonObject, nonEmptyString, own } from "./json.js";
+import { isVerb, nameSegments } from "./text.js";
 
 /** Most `$ref` hops followed when reading a parameter's type or description. */
 const MAX_REF_HOPS = 8;
@@ -71,4 +72,130 @@ const VAGUE = new Set("id ids user data q value val input obj item info param pa
 /** True for a parameter name that says too little without a description (`id`, `data`, `q`, a single letter). */
 export function isVagueName(name: string): boolean {
   return name.length === 1 || VAGUE.has(name.toLowerCase());
+}
+
+/** The schema and the schemas its `$ref` chain points at (not its branches): what one value is declared as. */
+function refChain(schema: JsonObject, root: unknown): JsonObject[] {
+  const out: JsonObject[] = [];
+  let node: unknown = schema;
+  for (let hop = 0; hop < MAX_REF_HOPS && isObject(node); hop++) {
+    out.push(node);
+    const ref = own(node, "$ref");
+    node = typeof ref === "string" ? resolveLocalRef(root, ref) : undefined;
+  }
+  return out;
+}
+
+/** The first value a keyword has along a `$ref` chain. */
+function first(chain: readonly JsonObject[], keyword: string): unknown {
+  for (const node of chain) {
+    const value = own(node, keyword);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** True when a schema's `type` is this one (alone, or beside `null`). */
+function typed(chain: readonly JsonObject[], wanted: readonly string[]): boolean {
+  const type = first(chain, "type");
+  if (typeof type === "string") return wanted.includes(type);
+  if (!Array.isArray(type)) return false;
+  const kinds = (type as unknown[]).filter((kind) => kind !== "null");
+  return kinds.length === 1 && wanted.includes(kinds[0] as string);
+}
+
+// An enum value that reads as a word or a few (`line-through`, `closeRichMenu`, `3xl`, `HUBSPOT_DEFINED`);
+// at most 40 characters with a letter and no run of four digits, so codes and IDs do not pass.
+const WORD_VALUE = /^(?=.*[A-Za-z])(?!.*[0-9]{4})[A-Za-z0-9]+(?:[-_ .][A-Za-z0-9]+){0,4}$/;
+const MAX_ENUM_WORDS = 50;
+
+/** True for an enum of two or more values that are all self-describing words. */
+function enumOfWords(values: unknown): boolean {
+  if (!Array.isArray(values) || values.length < 2 || values.length > MAX_ENUM_WORDS) return false;
+  return (values as unknown[]).every((value) => typeof value === "string" && value.length <= 40 && WORD_VALUE.test(value));
+}
+
+// Words that make a boolean's name a verb or an adjective (`wrap`, `tls_insecure`, `deploy_on_push`);
+// with the action verbs of text.ts and the endings below they cover the flags real servers send.
+const FLAG_WORDS = new Set(
+  (
+    "is has have can should must will was were allow allowed enable disable include exclude use using show hide skip force keep " +
+    "return fetch follow ignore no not only with without auto dry strict verbose overwrite wrap save store redact reveal prune dump " +
+    "extract require deduplicate crawl deploy confirm preview lock override redirect remove replace append notify validate check " +
+    "debug raw async sync silent quiet recursive active inactive visible hidden public private draft bold italic underline strike " +
+    "mobile temporary published unique required default full partial insecure secure open closed enabled disabled archived pinned " +
+    "current latest first last all any each every exact literal multiline wildcard"
+  ).split(" "),
+);
+const ADJECTIVE_ENDINGS = /(?:ed|able|ible|ive|ing|ful|less|ous)$/;
+
+/** True for a flag name made of (or holding) a verb or an adjective, so `true` and `false` say what they do. */
+function flagName(name: string): boolean {
+  if (isVagueName(name)) return false;
+  return nameSegments(name).some((segment) => FLAG_WORDS.has(segment) || isVerb(segment) || (segment.length >= 5 && ADJECTIVE_ENDINGS.test(segment)));
+}
+
+// Names of a quantity with a unit or a known scale (`longitude`, `timeout_ms`, `max_pages`, `zoom`,
+// `padding_top`, `border_color`): with bounds or a pattern, the value's form is all there is to say.
+const UNIT_WORDS = new Set(
+  (
+    "latitude longitude lat lng lon degrees deg angle bearing heading percent percentage pct ratio opacity zoom seconds secs sec " +
+    "ms millis milliseconds minutes mins minute hours hour days day weeks week months month years year px pixels width height " +
+    "radius meters metres km miles bytes kb mb gb temperature page pages limit count offset port timeout quality priority rating " +
+    "score size length depth level retries attempts max min top color colour padding margin spacing border corner"
+  ).split(" "),
+);
+
+function unitName(name: string): boolean {
+  return nameSegments(name).some((segment) => UNIT_WORDS.has(segment));
+}
+/** Bounds past this are a type's range (zod's ±2^53-1), not a limit the author chose. */
+const MEANINGFUL_BOUND = 1e9;
+
+function bound(chain: readonly JsonObject[], keywords: readonly string[]): boolean {
+  return keywords.some((keyword) => {
+    const value = first(chain, keyword);
+    return typeof value === "number" && Number.isFinite(value) && Math.abs(value) < MEANINGFUL_BOUND;
+  });
+}
+
+// Formats that say what a string is (an address, a moment, an identifier).
+const TELLING_FORMATS = new Set([
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "idn-email",
+  "uri",
+  "url",
+  "iri",
+  "uri-reference",
+  "uuid",
+  "hostname",
+  "ipv4",
+  "ipv6",
+]);
+
+/**
+ * True when a parameter's name, type and constraints already say what to pass, so a missing
+ * description costs a model little: an enum of self-describing words (`none`, `underline`,
+ * `line-through`), a boolean named by a verb or adjective (`wrap`, `include_archived`), a number
+ * bounded on both sides and named like a unit (`longitude` -180..180), a string whose `format`
+ * names the kind of value (`created_at` as `date-time`), or a string named like a unit or measure
+ * with a pattern for its form (`padding_top` as `^\d+px$`, `color` as `^#[0-9A-Fa-f]{6}$`). A `$ref`
+ * is followed; branches are not.
+ */
+export function selfExplanatory(name: string, schema: JsonObject, root: unknown): boolean {
+  const chain = refChain(schema, root);
+  if (enumOfWords(first(chain, "enum"))) return true;
+  if (typed(chain, ["boolean"])) return flagName(name);
+  if (typed(chain, ["number", "integer"])) {
+    const bounded = bound(chain, ["minimum", "exclusiveMinimum"]) && bound(chain, ["maximum", "exclusiveMaximum"]);
+    return bounded && unitName(name);
+  }
+  if (!typed(chain, ["string"])) return false;
+  const format = first(chain, "format");
+  if (typeof format === "string" && TELLING_FORMATS.has(format)) return !isVagueName(name);
+  return typeof first(chain, "pattern") === "string" && unitName(name);
 }

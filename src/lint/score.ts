@@ -4,6 +4,7 @@ import {
   DEFINITION_FREE_TOKENS,
   DEFINITION_OVERHEAD_FACTOR,
   GRADE_FLOORS,
+  LIST_REJECTED_MAX_SCORE,
   SERVER_HALF_LIFE,
   STATIC_WASTE,
   TOOL_HALF_LIFE,
@@ -25,6 +26,8 @@ export interface WasteItem {
   reason: string | null;
   /** Where in the tool, when the finding has a place. */
   path: string | null;
+  /** The parameter's place in the data (S2, S3), which names it better than the pointer. */
+  place?: string;
   tokens: number;
   basis: "estimated" | "definition" | "measured";
 }
@@ -37,6 +40,8 @@ export interface ToolCost {
   definitionTokens: number;
   /** Waste from findings and, once probes exist, from measurements. */
   waste: WasteItem[];
+  /** The definition makes MCP SDK 1.x clients reject the whole list (client-sdk1-rejects): the tool and the server are graded F. */
+  rejected?: boolean;
 }
 
 /** One tool's score. */
@@ -63,6 +68,8 @@ export interface LintScore {
   definitionOverhead: number;
   /** Average per-tool waste from use (everything but definition overhead). */
   averageUsageWaste: number;
+  /** Tools whose definition makes MCP SDK 1.x clients reject the whole list; any caps the server at LIST_REJECTED_MAX_SCORE. */
+  rejectedTools: number;
   /** Per tool, in list order. */
   tools: ToolScore[];
 }
@@ -93,6 +100,17 @@ export function definitionOverhead(tokens: number): number {
   return Math.max(0, tokens - DEFINITION_FREE_TOKENS) * DEFINITION_OVERHEAD_FACTOR;
 }
 
+/**
+ * What a finding is charged as, when several findings charge one thing: a parameter (S2, S3) is
+ * charged once for its costliest finding, and a tool SDK 1.x clients reject once. Null: each finding
+ * is charged on its own.
+ */
+function chargeKey(finding: LintFinding): string | null {
+  if (finding.args.place !== undefined && (finding.rule === "S2" || finding.rule === "S3")) return `param\u0000${finding.args.place}`;
+  if (finding.rule === "client-sdk1-rejects") return "rejected";
+  return null;
+}
+
 /** Static costs of each tool: definition overhead plus the table estimate of each of its findings. */
 export function staticCosts(tools: readonly { name: string; index: number; tokens: number }[], findings: readonly LintFinding[]): ToolCost[] {
   const costs = tools.map(
@@ -106,12 +124,29 @@ export function staticCosts(tools: readonly { name: string; index: number; token
           : [],
     }),
   );
+  const charged = new Map<string, WasteItem>();
   for (const finding of findings) {
     if (finding.toolIndex === null) continue;
-    const tokens = findingWaste(finding);
     const cost = costs[finding.toolIndex];
-    if (tokens === 0 || cost === undefined) continue;
-    cost.waste.push({ cause: finding.rule, reason: finding.args.reason ?? null, path: finding.path, tokens, basis: "estimated" });
+    if (cost === undefined) continue;
+    if (finding.rule === "client-sdk1-rejects" && finding.severity === "error") cost.rejected = true;
+    const tokens = findingWaste(finding);
+    if (tokens === 0) continue;
+    const item: WasteItem = { cause: finding.rule, reason: finding.args.reason ?? null, path: finding.path, tokens, basis: "estimated" };
+    if (finding.args.place !== undefined) item.place = finding.args.place;
+    const key = chargeKey(finding);
+    if (key === null) {
+      cost.waste.push(item);
+      continue;
+    }
+    const toolKey = `${finding.toolIndex}\u0000${key}`;
+    const before = charged.get(toolKey);
+    if (before === undefined) {
+      charged.set(toolKey, item);
+      cost.waste.push(item);
+    } else if (tokens > before.tokens) {
+      Object.assign(before, item);
+    }
   }
   return costs;
 }
@@ -125,6 +160,7 @@ export function scoreServer(costs: readonly ToolCost[], options: { probed?: bool
   let overhead = 0;
   let usage = 0;
   let measured = false;
+  let rejectedTools = 0;
   const tools = costs.map((cost): ToolScore => {
     const waste = [...cost.waste].sort((x, y) => y.tokens - x.tokens);
     let wasted = 0;
@@ -134,11 +170,24 @@ export function scoreServer(costs: readonly ToolCost[], options: { probed?: bool
       else usage += item.tokens;
       if (item.basis === "measured") measured = true;
     }
-    const score = halving(wasted, TOOL_HALF_LIFE);
+    if (cost.rejected === true) rejectedTools++;
+    const halved = halving(wasted, TOOL_HALF_LIFE);
+    const score = cost.rejected === true ? Math.min(halved, LIST_REJECTED_MAX_SCORE) : halved;
     return { tool: cost.tool, toolIndex: cost.toolIndex, score, grade: grade(score), wasted, waste };
   });
   const averageUsageWaste = costs.length === 0 ? 0 : Math.round(usage / costs.length);
   const wasted = overhead + averageUsageWaste * TOOLS_USED_PER_SESSION;
-  const server = halving(wasted, SERVER_HALF_LIFE);
-  return { server, grade: grade(server), static_only: !measured && options.probed !== true, wasted, definitionOverhead: overhead, averageUsageWaste, tools };
+  const halved = halving(wasted, SERVER_HALF_LIFE);
+  // One tool SDK 1.x clients reject takes every tool of the server away from them.
+  const server = rejectedTools > 0 ? Math.min(halved, LIST_REJECTED_MAX_SCORE) : halved;
+  return {
+    server,
+    grade: grade(server),
+    static_only: !measured && options.probed !== true,
+    wasted,
+    definitionOverhead: overhead,
+    averageUsageWaste,
+    rejectedTools,
+    tools,
+  };
 }

@@ -17,7 +17,7 @@ export const RULES = {
     fix: "Say when to use the tool, what it returns and its limits, in 15 words or more.",
   },
   S2: {
-    severities: ["warning"],
+    severities: ["warning", "info"],
     title: "Vague parameter name",
     meaning:
       "A top-level parameter whose name says nothing about its value (such as id, data or a single letter) and whose description does not make up for it, so a model has to guess what to pass.",
@@ -30,7 +30,7 @@ export const RULES = {
     severities: ["warning", "info"],
     title: "Parameter without a type or description",
     meaning:
-      "A parameter, at any depth of the input schema, with no type (the model cannot tell what kind of value to send) or no description (it cannot tell which value).",
+      "A parameter, at any depth of the input schema and judged once per place in the data, with no type (the model cannot tell what kind of value to send) or no description (it cannot tell which value).",
     family: "static",
     strictOnly: false,
     docs: docs("S3"),
@@ -222,9 +222,10 @@ export const RULES = {
     fix: "Use the 2020-12 dialect URI, or drop $schema (2020-12 is the MCP default).",
   },
   "client-sdk1-rejects": {
-    severities: ["info"],
+    severities: ["error"],
     title: "Definition SDK 1.x clients reject",
-    meaning: "A definition that clients built on the MCP TypeScript SDK 1.x reject, which makes every tool of the server disappear for them.",
+    meaning:
+      'A definition that clients built on the MCP TypeScript SDK 1.x (Claude Code, Gemini CLI) reject, which makes every tool of the server disappear for them; an input schema without "type": "object" also tells the model the tool takes nothing.',
     family: "client",
     strictOnly: false,
     docs: docs("client-sdk1-rejects"),

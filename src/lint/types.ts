@@ -109,6 +109,12 @@ export interface LintArgs {
   reason?: string;
   /** A parameter, property or tool name involved (raw server text). */
   name?: string;
+  /**
+   * Where a parameter sits in the data (S2, S3): property names from the root, `[]` for array items,
+   * `.*` for a map's values, with `anyOf`/`oneOf`/`allOf` branches and `$ref` targets folded, so a
+   * property every branch repeats is one place (`message.contents.action.label`). Raw server text.
+   */
+  place?: string;
   /** Word count of a description (S1). */
   words?: number;
   /** The other tool of an overlapping pair (S4), or the first tool with a duplicated name. */

@@ -47,6 +47,8 @@ export function buildLintJsonReport(report: LintReport): Record<string, unknown>
     server: serverJson(snapshot),
     tools: result.tools,
     tokens_estimated: result.tokens.total,
+    // The definition fields counted: those clients send the model (outputSchema, annotations and title are not).
+    tokens_counted: [...result.tokens.fields],
     findings: report.items.filter((item) => item.toolIndex !== null).map(findingEntry),
     server_findings: report.items.filter((item) => item.toolIndex === null).map(serverFindingEntry),
     score: { server: result.score.server, grade: result.score.grade, static_only: result.score.static_only, tools },

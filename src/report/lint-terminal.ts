@@ -74,15 +74,26 @@ const SELF_EVIDENT = new Set(["/description", "/name", "/inputSchema"]);
 function placeLabel(item: LintReportItem): string {
   if (item.kind !== null) return `[${item.kind}] `;
   if (item.path === null || SELF_EVIDENT.has(item.path)) return "";
-  // S8 points at the exact string (a key, a description, an enum value); other rules name the parameter.
-  const parameter = item.rule === "S8" ? null : parameterLabel(item.path);
+  // S8 points at the exact string (a key, a description, an enum value); other rules name the
+  // parameter, S2 and S3 by its place in the data (one finding for every branch that repeats it).
+  const parameter = item.rule === "S8" ? null : (item.finding?.args.place ?? parameterLabel(item.path));
   return `[${capPath(neutralize(parameter ?? item.path), 80)}] `;
 }
 
-/** Words for one source of waste in the score block. */
-function wasteLabel(item: WasteItem, definitionTokens: number): string {
-  const parameter = parameterLabel(item.path);
-  const param = parameter === null ? "" : ` [${capPath(neutralize(parameter), 40)}]`;
+/** Longest parameter place shown in the score block; a longer one keeps its end, which names the parameter. */
+const PLACE_SHOWN = 40;
+/** More parameters than this with the same problem on one tool are one entry with a count. */
+const PARAMS_NAMED = 2;
+
+/** A parameter's place for the score block: its start and its end, inert. */
+function shownPlace(place: string): string {
+  return capPath(neutralize(place), PLACE_SHOWN);
+}
+
+/** Words for one source of waste in the score block; `named: false` leaves the parameter out, so alike ones merge. */
+function wasteLabel(item: WasteItem, definitionTokens: number, named = true): string {
+  const parameter = named ? (item.place ?? parameterLabel(item.path)) : null;
+  const param = parameter === null ? (named ? "" : "s") : ` [${shownPlace(parameter)}]`;
   switch (`${item.cause}:${item.reason ?? ""}`) {
     case "definition:":
       return `${thousands(definitionTokens)}-token definition`;
@@ -122,8 +133,14 @@ function wasteLabel(item: WasteItem, definitionTokens: number): string {
       if (item.cause === "S2") return `S2 vague param${param}`;
       if (item.cause === "S4") return "S4 overlaps another tool";
       if (item.cause === "S7") return "S7 unbounded list";
+      if (item.cause === "client-sdk1-rejects") return "rejected by SDK 1.x clients";
       return `${item.cause}${item.reason === null ? "" : ` ${item.reason}`}`;
   }
+}
+
+/** `name, description and inputSchema`. */
+function fieldList(fields: readonly string[]): string {
+  return fields.length < 2 ? fields.join("") : `${fields.slice(0, -1).join(", ")} and ${fields[fields.length - 1]}`;
 }
 
 /** The header: who was checked, how many tools, and their estimated size. */
@@ -133,22 +150,36 @@ function headerLines(report: LintReport): string[] {
   const how = snapshot.transport === "file" ? `from ${capDisplay(neutralize(report.source ?? "file"), MAX_NAME)}` : `over ${snapshot.transport}`;
   return [
     `mcp-lint ${report.toolVersion}  server: ${who} (${how})`,
-    `${plural(result.tools, "tool")} checked, definitions ~${thousands(result.tokens.total)} tokens (estimated)`,
+    `${plural(result.tools, "tool")} checked, definitions ~${thousands(result.tokens.total)} tokens (estimated; ${fieldList(result.tokens.fields)}, as clients send them)`,
   ];
 }
 
 /** The count line: every item counted, shown or not, then how many `--min-severity` left out. */
 export function countLine(report: LintReport, hidden: number, minSeverity: Severity): string {
   const { counts, result } = report;
-  const line = `${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${thousands(counts.info)} info; ${thousands(result.counts.cleanTools)}/${thousands(result.tools)} tools clean`;
+  const clean = `${thousands(result.counts.cleanTools)}/${thousands(result.tools)} tools clean`;
+  // Clean tools can still cost: then the one thing that does (their size) is named beside "clean".
+  const cost =
+    result.tools > 0 && result.counts.cleanTools === result.tools && result.score.definitionOverhead > 0
+      ? `, but their definitions cost ~${thousands(result.score.definitionOverhead)} tokens per session`
+      : "";
+  const line = `${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${thousands(counts.info)} info; ${clean}${cost}`;
   return hidden === 0 ? line : `${line} (${plural(hidden, "finding")} below ${minSeverity} not shown)`;
+}
+
+/** What the score line adds when a list SDK 1.x clients reject caps the score, whatever the waste. */
+function scoreCause(report: LintReport): string {
+  const { rejectedTools } = report.result.score;
+  return rejectedTools === 0 ? "" : `; F at most: SDK 1.x clients reject the whole list for ${plural(rejectedTools, "tool")} (client-sdk1-rejects)`;
 }
 
 /** The score block: the server's score, then the tools that waste most, worst first. */
 function scoreLines(report: LintReport, failUnder: number | null, style: TerminalStyle): string[] {
   const { score, tokens } = report.result;
   const basis = score.static_only ? "static checks only" : "static checks + probes";
-  const lines = [`Score: ${score.server}/100 (${score.grade})  ~${thousands(score.wasted)} tokens wasted per session (estimated; ${basis})`];
+  const lines = [
+    `Score: ${score.server}/100 (${score.grade})  ~${thousands(score.wasted)} tokens wasted per session (estimated; ${basis})${scoreCause(report)}`,
+  ];
   const wasteful = score.tools.filter((tool) => tool.wasted > 0);
   wasteful.sort((x, y) => x.score - y.score || y.wasted - x.wasted || x.toolIndex - y.toolIndex);
   const names = wasteful.slice(0, SCORE_TOOLS_SHOWN).map((tool) => shown(tool.tool));
@@ -156,8 +187,13 @@ function scoreLines(report: LintReport, failUnder: number | null, style: Termina
   wasteful.slice(0, SCORE_TOOLS_SHOWN).forEach((tool: ToolScore, index) => {
     // Sources with the same words (three S4 overlaps) are one entry with a count and their sum.
     const merged = new Map<string, { count: number; tokens: number }>();
+    // Many parameters with one problem (88 undescribed) read as one entry with their count and sum.
+    const alike = new Map<string, number>();
+    for (const item of tool.waste)
+      if (item.place !== undefined) alike.set(`${item.cause}:${item.reason}`, (alike.get(`${item.cause}:${item.reason}`) ?? 0) + 1);
     for (const item of tool.waste) {
-      const label = wasteLabel(item, tokens.perTool[tool.toolIndex] ?? 0);
+      const named = item.place === undefined || (alike.get(`${item.cause}:${item.reason}`) ?? 0) <= PARAMS_NAMED;
+      const label = wasteLabel(item, tokens.perTool[tool.toolIndex] ?? 0, named);
       const entry = merged.get(label);
       if (entry === undefined) merged.set(label, { count: 1, tokens: item.tokens });
       else {

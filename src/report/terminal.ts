@@ -39,10 +39,13 @@ export interface HiddenTextNote {
   bare?: string;
 }
 
-/** An observation that is not a change (for example a tool SDK clients would reject). */
+/**
+ * An observation that is not a change: a tool SDK 1.x clients would reject (an error: no client of
+ * that SDK can call any tool of the list). Counted in the closing line, never a reason to refuse.
+ */
 export interface Note {
   tool: string | null;
-  severity: "info";
+  severity: "info" | "error";
   message: string;
 }
 
@@ -67,9 +70,10 @@ export function headerLine(input: ReportInput): string {
 }
 
 /** The closing count line. */
-export function summaryLine(changes: readonly Change[], hiddenText: readonly HiddenTextNote[] = []): string {
+export function summaryLine(changes: readonly Change[], hiddenText: readonly HiddenTextNote[] = [], notes: readonly Note[] = []): string {
   const counts = countBySeverity(changes);
   for (const note of hiddenText) counts[note.severity]++;
+  for (const note of notes) counts[note.severity]++;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return `${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${counts.info} info`;
 }
@@ -115,7 +119,7 @@ export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_
   } else if (input.changes.length === 0) {
     lines.push("No changes.", "");
   }
-  lines.push(summaryLine(input.changes, input.hiddenText));
+  lines.push(summaryLine(input.changes, input.hiddenText, input.notes));
   return `${lines.flatMap((line) => wrapLine(line, style.width)).join("\n")}\n`;
 }
 
@@ -164,7 +168,7 @@ function groupLines(input: ReportInput, key: GroupKey, changes: readonly Change[
   lines.push(key === null ? "(server)" : paint(style, "bold", neutralize(showNameCapped(labelOf(key), MAX_NAME_SHOWN), { lineStart: true })));
   for (const change of changes) pushAll(lines, changeBlock(change, diffStyle, severity));
   for (const note of isTool ? input.notes.filter((item) => item.tool === tool) : []) {
-    lines.push(`  ${severity("note", 8)}${pad("", 23)}${neutralize(note.message)}`);
+    lines.push(`  ${severity(note.severity, 8)}${pad(note.severity === "error" ? "client-sdk1-rejects" : "", 23)}${neutralize(note.message)}`);
   }
   for (const hit of isTool ? (input.hiddenText ?? []).filter((item) => item.tool === tool) : []) {
     lines.push(`  ${severity(hit.severity, 8)}${pad("S8 hidden_text", 23)}${hit.message}`);

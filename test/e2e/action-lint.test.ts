@@ -56,7 +56,7 @@ describe("lint: true on real fixture servers", () => {
     expect(annotations(result.runner)).toEqual([]);
     expect(result.summary).toContain("## mcp-lint lock --check\n\nExit code: **0** (passed)");
     expect(result.summary).toContain("## mcp-lint run\n\nExit code: **0** (passed)");
-    expect(result.summary).toContain("Score: 100/100 (A) (fail-under 90), 1 tool checked, definitions ~98 tokens (estimated; static checks only)");
+    expect(result.summary).toContain("Score: 100/100 (A) (fail-under 90), 1 tool checked, definitions ~89 tokens (estimated; static checks only)");
     expect(result.summary).toContain("No findings.");
     expect(result.summary).toContain("Step exit code: 0, the worst of the lock check (0) and the lint run (0).");
     // Each section renders as its own heading: the output block before it is closed.

@@ -32,7 +32,7 @@ describe("mcp-lint check", () => {
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(
-      /^mcp-lint \S+ {2}server: demo-server 1\.0\.0 \(from .*demo\.json\)\n2 tools checked, definitions ~137 tokens \(estimated\)\n/,
+      /^mcp-lint \S+ {2}server: demo-server 1\.0\.0 \(from .*demo\.json\)\n2 tools checked, definitions ~128 tokens \(estimated; name, description and inputSchema, as clients send them\)\n/,
     );
     expect(result.stdout).toContain("(server)\n  i S5 Tool names have no shared service prefix.\n      -> ");
     expect(result.stdout).toContain("get\n  ! S1 Description is only 3 words (aim for 15+).\n      -> Add when to use the tool");
@@ -48,6 +48,21 @@ describe("mcp-lint check", () => {
     expect(clean.code, clean.stdout + clean.stderr).toBe(0);
     expect(clean.stdout).toContain("0 errors, 0 warnings, 0 info; 1/1 tools clean");
     expect((await runCli(["check", demo, "--fail-on", "never"], { cwd: dir })).code).toBe(0);
+  });
+
+  it("issue 39: grades from what clients send the model, so a big outputSchema leaves a clean server's score alone (regression: brave-search 3 F)", async () => {
+    const dir = tempDir();
+    const tool = CLEAN.tools[0] as Record<string, unknown>;
+    const big = { tools: [{ ...tool, outputSchema: { type: "object", properties: { pages: { type: "array", description: "A page. ".repeat(8_000) } } } }] };
+    const plain = await runCli(["check", writeJson(dir, "plain.json", CLEAN), "--json", "-"], { cwd: dir });
+    const result = await runCli(["check", writeJson(dir, "big.json", big), "--json", "-"], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const [before, after] = [JSON.parse(plain.stdout), JSON.parse(result.stdout)];
+    expect(after.tokens_estimated).toBe(before.tokens_estimated);
+    expect(after.tokens_counted).toEqual(["name", "description", "inputSchema"]);
+    expect(after.score).toEqual(before.score);
+    expect(result.stderr).toContain("1/1 tools clean\n");
+    expect(result.stderr).toContain("Score: 100/100 (A)");
   });
 
   it("--fail-on warning and info lower the bar", async () => {
@@ -123,12 +138,13 @@ describe("mcp-lint check", () => {
     const dir = tempDir();
     const toFile = await runCli(["check", demo, "--json", "r.json"], { cwd: dir });
     const report = readJson(dir, "r.json");
-    expect(Object.keys(report)).toEqual(["version", "server", "tools", "tokens_estimated", "findings", "server_findings", "score"]);
+    expect(Object.keys(report)).toEqual(["version", "server", "tools", "tokens_estimated", "tokens_counted", "findings", "server_findings", "score"]);
     expect(report).toMatchObject({
       version: 1,
       server: { name: "demo-server", version: "1.0.0", transport: "file", command_sha256: null, instructions_known: true, tools: 2 },
       tools: 2,
-      tokens_estimated: 137,
+      tokens_estimated: 128,
+      tokens_counted: ["name", "description", "inputSchema"],
       server_findings: [{ rule: "S5", severity: "info", message: "Tool names have no shared service prefix." }],
       score: { server: 92, grade: "A", static_only: true, tools: { get: { score: 90, grade: "A" }, search_docs: { score: 100, grade: "A", waste: [] } } },
     });

@@ -63,6 +63,29 @@ describe("mcp-lint run over stdio", () => {
     expect(disabled.stdout).not.toContain("I1");
   });
 
+  it("issue 39: a server whose input schemas are only {$schema} exits 1 with an error on every such tool and an F (regression: server-gitlab 90 A)", async () => {
+    const dir = tempDir();
+    const empty = (name: string) => ({
+      name,
+      description: `${name}: create or change something in a GitLab project and return what it made, with its URL and number.`,
+      inputSchema: { $schema: "http://json-schema.org/draft-07/schema#" },
+    });
+    const file = writeJson(dir, "gitlab-like.json", {
+      serverInfo: { name: "gitlab-like", version: "1.0.0" },
+      tools: [empty("create_issue"), empty("push_files")],
+    });
+    const result = await runCli(["run", "--json", "r.json", "--", process.execPath, fromFileServer, file], { cwd: dir });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toContain('create_issue\n  x client-sdk1-rejects inputSchema has no "type": "object" at its root');
+    expect(result.stdout).toContain('push_files\n  x client-sdk1-rejects inputSchema has no "type": "object" at its root');
+    expect(result.stdout).toMatch(/\nScore: 24\/100 \(F\) .*F at most: SDK 1\.x clients reject the whole list for 2 tools/);
+    const report = readJson(dir, "r.json");
+    expect(report.score.grade).toBe("F");
+    expect(
+      report.findings.filter((finding: { rule: string; severity: string }) => finding.rule === "client-sdk1-rejects" && finding.severity === "error"),
+    ).toHaveLength(2);
+  });
+
   it("refuses a known-bad launch before starting it: reason on stderr, exit 1, no report written", async () => {
     const dir = tempDir();
     const result = await runCli(["run", "--json", "r.json", "--", "npx", "-y", "postmark-mcp@1.0.16"], { cwd: dir });

@@ -327,7 +327,8 @@ describe("live stdio server", () => {
     expect(existsSync(join(dir, "mcp-lint.lock"))).toBe(false);
   });
 
-  it("locks what the server sent, including a tool SDK clients reject, and notes it", async () => {
+  // Issue 39: the tool is an error in the closing line (no SDK 1.x client can call the list), yet the lock is written.
+  it("locks what the server sent, including a tool SDK clients reject, and counts it as an error", async () => {
     const dir = tempDir();
     const spec = {
       serverInfo: { name: "fs", version: "2025.3.28" },
@@ -338,7 +339,8 @@ describe("live stdio server", () => {
     const file = writeJson(dir, "server.json", spec);
     const result = await runCli(["lock", "--", process.execPath, fromFileServer, file], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("SDK clients would reject this tool");
+    expect(result.stdout).toContain("SDK 1.x clients would reject this tool, and with it the whole list");
+    expect(result.stdout).toMatch(/^1 error, 0 warnings, \d+ info$/m);
     const lock = JSON.parse(readFileSync(join(dir, "mcp-lint.lock"), "utf8"));
     expect(lock.tools.list_allowed_directories.definition).toEqual(spec.tools[0]);
     expect(lock.server).toMatchObject({ name: "fs", version: "2025.3.28" });

@@ -3,6 +3,8 @@
 import { childPointer, isObject, own } from "../json.js";
 import type { Rule } from "./rule.js";
 
+// An error: Claude Code and Gemini CLI show the model none of the server's tools when one fails
+// (docs/crosscheck.md, render-tools-absent), so the tool cannot be called on the clients most use.
 // The SDK 1.x Tool schema requires both schema roots to be objects with `type: "object"`, each
 // top-level property schema to be an object (not `true`/`false`), `required` to be strings and a
 // string `title`. Non-boolean annotation hints and a non-string description are rejected too, but
@@ -17,24 +19,24 @@ export const clientSdk1Rejects: Rule = {
         const root = own(view.definition, schema);
         const base = `/${schema}`;
         if (root === undefined) {
-          if (schema === "inputSchema") report.tool(view, "info", base, { schema, reason: "missing" });
+          if (schema === "inputSchema") report.tool(view, "error", base, { schema, reason: "missing" });
           continue;
         }
         if (!isObject(root)) {
-          report.tool(view, "info", base, { schema, reason: "not_object" });
+          report.tool(view, "error", base, { schema, reason: "not_object" });
           continue;
         }
         const type = own(root, "type");
         if (type !== "object")
-          report.tool(view, "info", type === undefined ? base : `${base}/type`, { schema, reason: "type", value: JSON.stringify(type ?? null).slice(0, 60) });
+          report.tool(view, "error", type === undefined ? base : `${base}/type`, { schema, reason: "type", value: JSON.stringify(type ?? null).slice(0, 60) });
         const properties = own(root, "properties");
         if (properties !== undefined && !isObject(properties)) {
-          report.tool(view, "info", `${base}/properties`, { schema, reason: "properties" });
+          report.tool(view, "error", `${base}/properties`, { schema, reason: "properties" });
         } else if (isObject(properties)) {
           for (const name of Object.keys(properties)) {
             const property = properties[name];
             if (!isObject(property))
-              report.tool(view, "info", childPointer(`${base}/properties`, name), {
+              report.tool(view, "error", childPointer(`${base}/properties`, name), {
                 schema,
                 reason: "property",
                 name,
@@ -44,11 +46,11 @@ export const clientSdk1Rejects: Rule = {
         }
         const required = own(root, "required");
         if (required !== undefined && (!Array.isArray(required) || (required as unknown[]).some((item) => typeof item !== "string"))) {
-          report.tool(view, "info", `${base}/required`, { schema, reason: "required" });
+          report.tool(view, "error", `${base}/required`, { schema, reason: "required" });
         }
       }
       const title = own(view.definition, "title");
-      if (title !== undefined && typeof title !== "string") report.tool(view, "info", "/title", { reason: "title" });
+      if (title !== undefined && typeof title !== "string") report.tool(view, "error", "/title", { reason: "title" });
     }
   },
 };

@@ -1,44 +1,48 @@
-/** S2: a top-level parameter with a vague name (`id`, `data`, `q`) and no description. */
+/** S2: a top-level parameter with a vague name (`id`, `data`, `q`) and no description, once per parameter. */
 
 import type { ToolView } from "../context.js";
-import { childPointer, isObject, own } from "../json.js";
-import { hasDescription, isVagueName } from "../params.js";
+import { isObject } from "../json.js";
+import { declaringSites, toolParameters } from "../parameters.js";
+import { hasDescription, isVagueName, selfExplanatory } from "../params.js";
 import type { Rule } from "./rule.js";
 
-const vagueByView = new WeakMap<ToolView, ReadonlyMap<string, string>>();
-
-/**
- * Pointers of the top-level parameters S2 flags in a tool; S3 reads it so one missing description is
- * reported once. Computed once per tool view and shared (read only) by both rules.
- */
-export function vagueParameterPaths(view: ToolView): ReadonlyMap<string, string> {
-  let paths = vagueByView.get(view);
-  if (paths === undefined) {
-    paths = computeVagueParameterPaths(view);
-    vagueByView.set(view, paths);
-  }
-  return paths;
+/** A parameter S2 flags: where it is first declared, its name, and whether its type and constraints make up for the name. */
+export interface VagueParameter {
+  path: string;
+  name: string;
+  selfExplanatory: boolean;
 }
 
-function computeVagueParameterPaths(view: ToolView): Map<string, string> {
-  const out = new Map<string, string>();
+const vagueByView = new WeakMap<ToolView, ReadonlyMap<string, VagueParameter>>();
+
+/**
+ * The top-level parameters S2 flags in a tool, by place; S3 reads it so one missing description is
+ * reported once. Computed once per tool view and shared (read only) by both rules.
+ */
+export function vagueParameters(view: ToolView): ReadonlyMap<string, VagueParameter> {
+  let found = vagueByView.get(view);
+  if (found === undefined) {
+    found = computeVagueParameters(view);
+    vagueByView.set(view, found);
+  }
+  return found;
+}
+
+function computeVagueParameters(view: ToolView): Map<string, VagueParameter> {
+  const out = new Map<string, VagueParameter>();
   const root = view.inputSchema;
   if (!isObject(root)) return out;
-  const visit = (schema: unknown, base: string) => {
-    const properties = isObject(schema) ? own(schema, "properties") : undefined;
-    if (!isObject(properties)) return;
-    for (const name of Object.keys(properties)) {
-      const property = properties[name];
-      if (!isObject(property) || !isVagueName(name) || hasDescription(property, root)) continue;
-      out.set(childPointer(`${base}/properties`, name), name);
-    }
-  };
-  visit(root, "/inputSchema");
-  for (const keyword of ["anyOf", "oneOf", "allOf"]) {
-    const branches = own(root, keyword);
-    if (Array.isArray(branches)) {
-      for (const [index, branch] of (branches as unknown[]).entries()) visit(branch, `/inputSchema/${keyword}/${index}`);
-    }
+  for (const parameter of toolParameters(view)) {
+    if (parameter.level !== 1 || !isVagueName(parameter.name)) continue;
+    const sites = declaringSites(parameter);
+    const [firstSite] = sites;
+    // A description on any declaration (one branch of several) tells the model what the value is.
+    if (firstSite === undefined || sites.some((site) => hasDescription(site.node, root))) continue;
+    out.set(parameter.place, {
+      path: firstSite.path,
+      name: parameter.name,
+      selfExplanatory: sites.every((site) => selfExplanatory(parameter.name, site.node, root)),
+    });
   }
   return out;
 }
@@ -48,7 +52,11 @@ export const s2VagueParameter: Rule = {
   id: "S2",
   check(context, report) {
     for (const view of context.tools) {
-      for (const [path, name] of vagueParameterPaths(view)) report.tool(view, "warning", path, { name });
+      for (const [place, found] of vagueParameters(view)) {
+        // `value` with an enum of `on`/`off` says what it takes despite its name: noted, not charged.
+        if (found.selfExplanatory) report.tool(view, "info", found.path, { reason: "self_explanatory", name: found.name, place });
+        else report.tool(view, "warning", found.path, { name: found.name, place });
+      }
     }
   },
 };

@@ -1,18 +1,14 @@
-/** S3: a parameter, at any depth of `properties`, with no type (warning) or no description (info). */
+/**
+ * S3: a parameter, at any depth of `properties`, with no type (warning) or no description (info),
+ * judged once per place in the data: the same property in every `anyOf` branch is one parameter.
+ */
 
-import { isObject, type JsonObject, own } from "../json.js";
-import { hasDescription, hasType, pinsOneValue } from "../params.js";
-import { vagueParameterPaths } from "./s2-vague-parameter.js";
-import { inputSchemaNodes } from "../context.js";
+import { declaringSites, toolParameters } from "../parameters.js";
+import { hasDescription, hasType, pinsOneValue, selfExplanatory } from "../params.js";
+import { type VagueParameter, vagueParameters } from "./s2-vague-parameter.js";
 import type { Rule } from "./rule.js";
 
-/** True when a schema declares a property of this name in its own `properties`. */
-function declares(schema: JsonObject, name: string): boolean {
-  const properties = own(schema, "properties");
-  return isObject(properties) && Object.hasOwn(properties, name);
-}
-
-const NONE: ReadonlyMap<string, string> = new Map();
+const NONE: ReadonlyMap<string, VagueParameter> = new Map();
 
 /** S3 rule. */
 export const s3ParameterSchema: Rule = {
@@ -22,18 +18,20 @@ export const s3ParameterSchema: Rule = {
     for (const view of context.tools) {
       const root = view.inputSchema;
       // A parameter S2 already flags for a vague name without a description is not reported twice.
-      const vague: ReadonlyMap<string, string> = s2Runs ? vagueParameterPaths(view) : NONE;
-      const branchOwner = new Map<object, JsonObject>();
-      for (const { node, path, slot, owner, inCondition } of inputSchemaNodes(view)) {
-        if (slot.kind === "branch" && typeof node === "object" && owner !== null) branchOwner.set(node, owner);
-        // Boolean property schemas carry nothing to add; properties under `if`/`not` are conditions, not parameters.
-        if (slot.kind !== "property" || typeof node === "boolean" || inCondition) continue;
-        // A branch that restates a parameter its parent declares (`oneOf: [{properties: {mode: {const: "a"}}}]`) only narrows it.
-        const outer = branchOwner.get(slot.parent);
-        if (outer !== undefined && declares(outer, slot.name)) continue;
-        if (!hasType(node)) report.tool(view, "warning", path, { reason: "untyped", name: slot.name });
+      const vague = s2Runs ? vagueParameters(view) : NONE;
+      for (const parameter of toolParameters(view)) {
+        const sites = declaringSites(parameter);
+        const firstSite = sites[0];
+        if (firstSite === undefined) continue;
+        const { name, place } = parameter;
+        // One declaration without a type leaves the model guessing in that branch.
+        const untyped = sites.find((site) => !hasType(site.node));
+        if (untyped !== undefined) report.tool(view, "warning", untyped.path, { reason: "untyped", name, place });
+        if (vague.has(place) || sites.some((site) => hasDescription(site.node, root))) continue;
         // A parameter with one allowed value (a discriminator) has nothing to describe.
-        if (!hasDescription(node, root) && !vague.has(path) && !pinsOneValue(node)) report.tool(view, "info", path, { reason: "undescribed", name: slot.name });
+        if (sites.every((site) => pinsOneValue(site.node))) continue;
+        const plain = sites.every((site) => pinsOneValue(site.node) || selfExplanatory(name, site.node, root));
+        report.tool(view, "info", firstSite.path, { reason: plain ? "self_explanatory" : "undescribed", name, place });
       }
     }
   },

@@ -33,8 +33,14 @@ describe("waste per finding", () => {
   });
 
   it("charges nothing for S8, naming, budget and definition rules", () => {
-    for (const rule of ["S8", "S5", "S6", "name-format", "schema-format-portability", "client-sdk1-rejects", "annotation-missing"] as const)
+    for (const rule of ["S8", "S5", "S6", "name-format", "schema-format-portability", "annotation-missing"] as const)
       expect(findingWaste(finding(rule))).toBe(0);
+  });
+
+  it("charges a tool SDK 1.x clients reject like a missing description, and a self-explanatory parameter nothing", () => {
+    expect(findingWaste(finding("client-sdk1-rejects", "type"))).toBe(findingWaste(finding("S1", "missing")));
+    expect(findingWaste(finding("S3", "self_explanatory"))).toBe(0);
+    expect(findingWaste(finding("S2", "self_explanatory"))).toBe(0);
   });
 
   it("leaves tool scores unchanged when a tool has no annotations (annotation-missing is not scored)", () => {
@@ -111,6 +117,80 @@ describe("scores and grades", () => {
 });
 
 describe("the score of a lint run", () => {
+  // A flex-message-like action union: the same three properties in each of nine branches.
+  const actions = Array.from({ length: 9 }, (_, index) => ({
+    type: "object",
+    properties: { type: { const: `kind${index}` }, label: { type: "string" }, data: { type: "string" }, note: {} },
+  }));
+  const flex = { name: "push_flex", description: "d", inputSchema: { type: "object", properties: { action: { description: "A tap.", anyOf: actions } } } };
+
+  it("issue 39: charges a parameter repeated in every anyOf branch once, for its costliest finding (regression: LINE x27)", () => {
+    const result = lintServer({ tools: [flex] });
+    const params = result.score.tools[0]?.waste.filter((item) => item.cause === "S3").map((item) => [item.place, item.reason, item.tokens]);
+    expect(params).toEqual([
+      ["action.note", "untyped", 300],
+      ["action.label", "undescribed", 100],
+      ["action.data", "undescribed", 100],
+    ]);
+  });
+
+  it("issue 39: charges nothing for self-explanatory parameters (regression: LINE's decoration, wrap, longitude)", () => {
+    const properties = {
+      decoration: { type: "string", enum: ["none", "underline", "line-through"] },
+      wrap: { type: "boolean" },
+      longitude: { type: "number", minimum: -180, maximum: 180 },
+    };
+    const result = lintServer({ tools: [{ name: "put_text", description: "d", inputSchema: { type: "object", properties } }] });
+    expect(result.findings.filter((item) => item.rule === "S3").map((item) => [item.severity, item.args.reason])).toEqual([
+      ["info", "self_explanatory"],
+      ["info", "self_explanatory"],
+      ["info", "self_explanatory"],
+    ]);
+    expect(result.score.tools[0]?.waste.filter((item) => item.cause === "S3")).toEqual([]);
+  });
+
+  it("issue 39: counts name, description and inputSchema, not outputSchema (regression: brave-search 3 F from a 76 KB outputSchema)", () => {
+    const tool = { name: "web_search", description: "Search the web.", inputSchema: { type: "object" } };
+    const withOutput = { ...tool, outputSchema: { type: "object", properties: { rows: { type: "array", description: "x".repeat(40_000) } } } };
+    const [plain, big] = [lintServer({ tools: [tool] }), lintServer({ tools: [withOutput] })];
+    expect(big.tokens.perTool).toEqual(plain.tokens.perTool);
+    expect(big.tokens.fields).toEqual(["name", "description", "inputSchema"]);
+    expect(big.score.server).toBe(plain.score.server);
+  });
+
+  it("issue 39: an input schema of only $schema is an error on every such tool and grades tool and server F (regression: server-gitlab 90 A)", () => {
+    const empty = (name: string) => ({
+      name,
+      description: "Create a new issue in a GitLab project, with a title and a description, and return its number and URL.",
+      inputSchema: { $schema: "http://json-schema.org/draft-07/schema#" },
+      annotations: { readOnlyHint: false },
+    });
+    const good = {
+      ...empty("get_version"),
+      description: "Return the version of the GitLab instance this server talks to, as a semantic version string.",
+      inputSchema: { type: "object" },
+    };
+    const result = lintServer({ tools: [empty("create_issue"), empty("push_files"), good] });
+    expect(result.findings.filter((item) => item.rule === "client-sdk1-rejects").map((item) => [item.severity, item.tool])).toEqual([
+      ["error", "create_issue"],
+      ["error", "push_files"],
+    ]);
+    expect(result.score.tools.map((tool) => [tool.tool, tool.grade])).toEqual([
+      ["create_issue", "F"],
+      ["push_files", "F"],
+      ["get_version", "A"],
+    ]);
+    expect(result.score.tools[0]?.waste.map((item) => [item.cause, item.tokens])).toEqual([["client-sdk1-rejects", 2_000]]);
+    expect([result.score.grade, result.score.rejectedTools]).toEqual(["F", 2]);
+  });
+
+  it("charges a tool SDK 1.x clients reject once, however many of its parts they refuse", () => {
+    const tool = { name: "run_job", description: "d", inputSchema: { type: "array" }, outputSchema: { type: "string" } };
+    const result = lintServer({ tools: [tool] });
+    expect(result.findings.filter((item) => item.rule === "client-sdk1-rejects")).toHaveLength(2);
+    expect(result.score.tools[0]?.waste.filter((item) => item.cause === "client-sdk1-rejects")).toHaveLength(1);
+  });
+
   it("charges findings and definition overhead to the tool they belong to", () => {
     const big = { name: "big_tool", description: `${"word ".repeat(400)}`, inputSchema: { type: "object" } };
     const small = { name: "get", inputSchema: { type: "object" } };

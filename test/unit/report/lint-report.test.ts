@@ -9,6 +9,7 @@ import { buildLintJsonReport } from "../../../src/report/lint-json.js";
 import { buildLintReport, lintExitCode, type LintReport } from "../../../src/report/lint-report.js";
 import { parameterLabel, renderLintTerminal } from "../../../src/report/lint-terminal.js";
 import { paint } from "../../../src/report/style.js";
+import { expectInert, HOSTILE } from "../../hostile-strings.js";
 
 const demo = JSON.parse(readFileSync(join(import.meta.dirname, "../../fixtures/lint/servers/demo.json"), "utf8")) as {
   tools: Record<string, unknown>[];
@@ -33,7 +34,7 @@ describe("terminal report", () => {
     expect(text).toBe(
       [
         "mcp-lint 9.9.9  server: demo-server 1.0.0 (from tools.json)",
-        "2 tools checked, definitions ~137 tokens (estimated)",
+        "2 tools checked, definitions ~128 tokens (estimated; name, description and inputSchema, as clients send them)",
         "",
         "(server)",
         "  i S5 Tool names have no shared service prefix.",
@@ -111,6 +112,51 @@ describe("terminal report", () => {
     expect(text).toContain("No tool wastes tokens by these estimates.");
   });
 
+  it('issue 39: a server whose tools are all clean says what its grade is for (regression: brave-search "8/8 tools clean" under 3 F)', () => {
+    const tool = (name: string) => ({
+      name,
+      description: `Search the ${name} index by keyword and return the twenty best matching pages with titles and links.`,
+      inputSchema: { type: "object", properties: { query: { type: "string", description: "Words to search for. ".repeat(200) } } },
+      annotations: { readOnlyHint: true },
+    });
+    const text = renderLintTerminal(report([tool("docs"), tool("blog")]));
+    expect(text).toContain("0 errors, 0 warnings, 1 info; 2/2 tools clean, but their definitions cost ~3,220 tokens per session\n");
+    expect(text).toContain("Score: 80/100 (B)  ~3,220 tokens wasted per session");
+  });
+
+  it("issue 39: names S2 and S3 findings by their place, and counts many alike parameters as one entry of the score block", () => {
+    const branch = (kind: string) => ({
+      type: "object",
+      properties: { type: { const: kind }, label: { type: "string" }, data: { type: "string" }, text: { type: "string" } },
+    });
+    const tools = [
+      {
+        name: "push_flex",
+        description: "d",
+        inputSchema: { type: "object", properties: { action: { description: "A tap.", anyOf: [branch("a"), branch("b")] } } },
+      },
+    ];
+    const text = renderLintTerminal(report(tools));
+    expect(text.match(/S3 \[action\.label\]/g)).toHaveLength(1);
+    expect(text).toContain("S3 undescribed params x3: ~300");
+  });
+
+  it("issue 39: says a list SDK 1.x clients reject holds the grade at F", () => {
+    const tools = [{ name: "create_issue", description: "d", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#" } }];
+    const text = renderLintTerminal(report(tools));
+    expect(text).toContain('  x client-sdk1-rejects inputSchema has no "type": "object" at its root; MCP SDK 1.x clients (Claude Code, Gemini CLI) reject');
+    expect(text).toMatch(/Score: 24\/100 \(F\) .*; F at most: SDK 1\.x clients reject the whole list for 1 tool \(client-sdk1-rejects\)\n/);
+    expect(text).toMatch(/ {3}24 F {2}create_issue {2}rejected by SDK 1\.x clients: ~2,000/);
+  });
+
+  it("keeps a hostile parameter place inert in the findings and the score block", () => {
+    for (const hostile of HOSTILE) {
+      const branch = { type: "object", properties: { [hostile]: { type: "object", properties: { [hostile]: {} } } } };
+      const tools = [{ name: "t", description: "d", inputSchema: { type: "object", properties: { [hostile]: { anyOf: [branch, branch] } } } }];
+      expectInert("lint terminal", renderLintTerminal(report(tools)));
+    }
+  });
+
   it("names parameters at any depth from their pointer", () => {
     expect(parameterLabel("/inputSchema/properties/a/properties/b")).toBe("a.b");
     expect(parameterLabel("/inputSchema/properties/rows/items/properties/id")).toBe("rows[].id");
@@ -148,11 +194,12 @@ describe("exit code", () => {
 describe("JSON report", () => {
   it("has exactly the documented fields", () => {
     const json = buildLintJsonReport(report(demo.tools, [unpinned], "run"));
-    expect(Object.keys(json)).toEqual(["version", "server", "tools", "tokens_estimated", "findings", "server_findings", "score"]);
+    expect(Object.keys(json)).toEqual(["version", "server", "tools", "tokens_estimated", "tokens_counted", "findings", "server_findings", "score"]);
+    expect(json.tokens_counted).toEqual(["name", "description", "inputSchema"]);
     expect(json.version).toBe(1);
     expect(json.server).toEqual({ name: "demo-server", version: "1.0.0", transport: "file", command_sha256: null, instructions_known: true, tools: 2 });
     expect(json.tools).toBe(2);
-    expect(json.tokens_estimated).toBe(137);
+    expect(json.tokens_estimated).toBe(128);
     expect(json.findings).toEqual([
       {
         rule: "S1",
