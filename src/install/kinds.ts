@@ -16,7 +16,7 @@ export interface InstallKindInfo {
   docs: string;
 }
 
-const DOCS = "https://github.com/7shep/mcp-linter#install-lint";
+const DOCS = "https://github.com/mcp-lint/mcp-lint/blob/main/docs/install-lint.md";
 
 /** Every I1 kind, worst first: when one package earns several verdicts, the first in this order wins. */
 export const INSTALL_KINDS = {

@@ -36,7 +36,7 @@ interface RuleEntry {
   meaning: string;
   help: string;
   level: SarifLevel;
-  /** Repository-relative docs page (`docs/rules/S1.md`) or README anchor (`README.md#install-lint`). */
+  /** Repository-relative docs page (`docs/rules/S1.md`, `docs/lock.md#what-it-checks`) or README anchor (`README.md#quick-start`). */
   docs: string;
   /** GitHub's tags for the rule; security rules also get `security` and a security severity. */
   tags: readonly string[];
@@ -120,7 +120,7 @@ function installRuleEntries(): RuleEntry[] {
     meaning: info.meaning,
     help: installFix(kind),
     level: sarifLevel(info.severity),
-    docs: "README.md#install-lint",
+    docs: "docs/install-lint.md",
     tags: ["mcp", "supply-chain"],
     securitySeverity: kind === "known_bad" ? "9.0" : "5.0",
   }));
@@ -135,7 +135,7 @@ function changeRuleEntries(): RuleEntry[] {
       meaning: info.meaning,
       help: "Review the change on a terminal with mcp-lint lock --review (it shows each change and asks), or accept a tool you have read with mcp-lint lock --accept-tool NAME; then commit the lock.",
       level: sarifLevel(info.severity),
-      docs: "README.md#what-it-checks",
+      docs: "docs/lock.md#what-it-checks",
       tags: ["mcp", "lockfile"],
       // A change the lock refuses is what a rug pull looks like; a widened schema asks for the most.
       securitySeverity: kind === "schema_widened" ? "8.0" : info.severity === "error" ? "7.0" : null,
