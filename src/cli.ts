@@ -209,10 +209,12 @@ export async function main(args: readonly string[], output: Output): Promise<num
     cli.command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions"),
   )
     .usage(
-      "proxy [--lock PATH [--fail-on LEVEL]] [--audit FILE] [--results strict|clean|off] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
+      "proxy [--lock PATH [--fail-on LEVEL] [--from-config FILE --entry NAME]] [--audit FILE] [--results strict|clean|off] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
     )
     .option("--lock <path>", "Enforce this lock: withhold changed and new tools (and prompts and resources a v2 lock pins), serve the locked instructions")
     .option("--server <name>", "With --lock: the server to enforce in a lock that holds several")
+    .option("--from-config <file>", "With --lock and --entry: the client config this proxy runs from, named in its review command (wrap writes it)")
+    .option("--entry <name>", "With --from-config: the server's name in that config")
     .option("--fail-on <level>", "With --lock: lowest change severity that withholds a tool (info, warning, error, never; default warning)")
     .option("--audit <file>", "Append every comparison, withheld tool and refused call to this file as JSON lines")
     .option(
@@ -233,11 +235,23 @@ export async function main(args: readonly string[], output: Output): Promise<num
         const last = before.findLast((arg) => arg === `--${name}` || arg === `--no-${name}`);
         return last === undefined ? null : last === `--${name}`;
       };
+      const written = (name: string): string => {
+        if (Array.isArray(options[name])) throw new UsageError(`--${name} was given more than once`);
+        const before = argv.indexOf("--") < 0 ? argv : argv.slice(0, argv.indexOf("--"));
+        const at = before.findLastIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+        const arg = before[at] ?? "";
+        const value = arg === `--${name}` ? (before[at + 1] ?? "") : arg.slice(name.length + 3);
+        if (value === "") throw new UsageError(`--${name} needs a value`);
+        return value;
+      };
       task = import("./cli/proxy.js").then(({ runProxy }) =>
         runProxy(
           {
             lock: single(options.lock, "--lock"),
             server: single(options.server, "--server"),
+            fromConfig: single(options.fromConfig, "--from-config"),
+            // As written: cac reads a name such as 007 as the number 7.
+            entry: options.entry === undefined ? null : written("entry"),
             failOn: options.failOn === undefined ? null : failOn(options.failOn),
             audit: single(options.audit, "--audit"),
             paging: given("paging"),

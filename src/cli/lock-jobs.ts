@@ -14,6 +14,18 @@ export interface LockJob {
   target: Target | null;
   /** The argv install lint checks (stdio only). */
   launch: string[];
+  /** Set for a config entry that runs mcp-lint's proxy with a lock: the target is the server the proxy runs. */
+  wrapped?: WrappedEntry;
+}
+
+/** What a wrapped config entry's proxy enforces: the lock it reads, instead of the config's lock. */
+export interface WrappedEntry {
+  /** The lock the proxy reads (absolute). */
+  lock: string;
+  /** The proxy's `--server`: the entry it enforces in a v2 lock; null for a v1 lock. */
+  server: string | null;
+  /** The proxy's `--fail-on`, as written; null when not given. */
+  failOn: string | null;
 }
 
 /** A client identity for `--as-client NAME/VERSION`. */

@@ -30,6 +30,7 @@ import { headerLine, type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, 
 import type { TerminalStyle } from "../report/style.js";
 import { pushAll } from "../arrays.js";
 import { checkReviewTerminal, ReviewInterruptedError, reviewItems, reviewLoop, reviewSummary, withTerminalKeys } from "./review.js";
+import { lockWithWrapped } from "./lock-wrapped.js";
 import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
 import { type ClientIdentity, identityLabel, inPool, type LockJob, parseIdentity, parseIgnore, type ScopedName, scopedName } from "./lock-jobs.js";
 import {
@@ -118,7 +119,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
   if (flags.sarif != null) await checkOutputPath(flags.sarif);
   const jobs: LockJob[] =
     prepared !== null
-      ? [{ ...prepared, key: null, label: "" }]
+      ? [{ ...prepared, key: servers[0] ?? null, label: "" }]
       : config === null
         ? [{ key: servers[0] ?? null, label: "", target: single, launch: single?.kind === "stdio" ? flags.command : [] }]
         : await (await import("./lock-config.js")).configJobs(config, servers, process.env, flags.pidNamespace === false ? { pidNamespace: false } : {});
@@ -129,6 +130,8 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     }
     if (!enabled) for (const job of jobs) if (job.target?.kind === "http") job.target.oauth = null;
   }
+  // A wrapped entry has a lock of its own, the one its proxy reads: it is read in a run of its own.
+  if (config !== null && jobs.some((job) => job.wrapped !== undefined)) return await lockWithWrapped(flags, output, jobs, runLock);
   // Only a launched server runs here and could rewrite mcp-lint's files; a remote one cannot.
   const live = jobs.some((job) => job.target?.kind === "stdio");
   // A launched server runs as this user and could rewrite mcp-lint's own files on disk: everything

@@ -40,6 +40,9 @@ export interface ProxyFlags extends SourceFlags {
   descriptions: string | null;
   /** `--results`: how answers to calls, prompts/get and resources/read are read; null when not given (clean). */
   results: ResultsMode | null;
+  /** `--from-config FILE` and `--entry NAME`: the config entry this proxy runs from (wrap writes them); only named in the review command. */
+  fromConfig: string | null;
+  entry: string | null;
 }
 
 /** How long answers already owed may take after the client closes its input. */
@@ -58,6 +61,10 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
   const guarded = flags.lock !== null;
   if (!guarded && flags.failOn !== null) throw new UsageError("--fail-on applies with --lock");
   if (!guarded && flags.server !== null) throw new UsageError("--server applies with --lock");
+  if ((flags.fromConfig === null) !== (flags.entry === null)) {
+    throw new UsageError("--from-config FILE and --entry NAME go together: the client config this proxy runs from and the server's name in it");
+  }
+  if (!guarded && flags.fromConfig !== null) throw new UsageError("--from-config and --entry apply with --lock");
 
   // The modules a verdict needs load while the lock is read (a launched server could rewrite
   // files on disk, so all of them load before it starts; a remote one cannot).
@@ -66,7 +73,7 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
   // Everything that can fail closed does so before the server starts.
   // Messages name the lock by its full path: the client starts the proxy in a folder of its choosing.
   const lockPath = flags.lock === null ? null : resolve(flags.lock);
-  const lock = lockPath === null ? null : await loadLock(lockPath, flags.server);
+  const lock = lockPath === null ? null : await loadLock(lockPath, flags);
   const descriptions = flags.descriptions === null ? null : await loadDescriptions(flags.descriptions);
   // A guard changes nothing it was not asked to: with --lock the fixes are off unless named.
   const fixes: FixOptions = { paging: flags.paging ?? !guarded, errors: flags.errors ?? !guarded, descriptions };
@@ -75,12 +82,12 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
     const modules = await loading;
     if (target.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
     const redactor = redactorFor(target, output);
-    const review = reviewCommand(lockPath, target);
+    const review = reviewCommand(lockPath, target, flags);
     const report = (event: ProxyEvent) => {
       output.err(`${redactor.text(eventLine(event, review))}\n`);
       audit?.write(redactor.text(auditLine(event, new Date(), lockPath, review)));
     };
-    return await serve(flags, target, lock, fixes, redactor, report, output);
+    return await serve(flags, target, lock, fixes, redactor, report, output, redactor.text(noticeReview(lockPath, target, flags)));
   } finally {
     audit?.close();
   }
@@ -94,6 +101,7 @@ async function serve(
   redactor: Redactor,
   report: (event: ProxyEvent) => void,
   output: Output,
+  review: string,
 ): Promise<number> {
   const where = describeTarget(target);
   let server: Transport;
@@ -161,6 +169,7 @@ async function serve(
       : {
           lock,
           failOn: flags.failOn ?? "warning",
+          review,
           read: (client) =>
             readSession(client, {
               where,
@@ -229,14 +238,16 @@ function serverGone(where: string, exit: ProcessGroupTransport["exit"], error: E
 }
 
 /** Read and select the lock; every way it can be unusable is an error before anything starts. */
-async function loadLock(path: string, server: string | null): Promise<Lockfile> {
+async function loadLock(path: string, flags: ProxyFlags): Promise<Lockfile> {
   const text = await readTextIfExists(path);
   if (text === null) {
-    throw new InputFileError(
-      `lock file ${path} does not exist; lock the server first (mcp-lint lock --lock ${shellQuote([path])} -- <server command>); the proxy serves nothing without it`,
-    );
+    const command =
+      flags.fromConfig !== null && flags.entry !== null
+        ? `mcp-lint lock --config ${shellQuote([resolve(flags.fromConfig)])} --server ${shellQuote([flags.entry])}`
+        : `mcp-lint lock --lock ${shellQuote([path])} -- <server command>`;
+    throw new InputFileError(`lock file ${path} does not exist; lock the server first (${neutralize(command)}); the proxy serves nothing without it`);
   }
-  return selectLock(parseLockDocument(parseJsonStrict(text, path), path), server, path);
+  return selectLock(parseLockDocument(parseJsonStrict(text, path), path), flags.server, path);
 }
 
 async function loadDescriptions(path: string): Promise<Descriptions> {
@@ -244,13 +255,42 @@ async function loadDescriptions(path: string): Promise<Descriptions> {
 }
 
 /**
- * The command that shows the user what changed, for stderr and --audit (never for the client, whose
- * model could run it). It names where the server's arguments go, never the arguments (they may hold secrets).
+ * The command that walks the user through what changed and writes what they accept into the lock
+ * this proxy reads, for stderr and --audit. Run from a config entry (`--from-config FILE --entry
+ * NAME`, which wrap writes), it is `lock --review --config FILE --server NAME`, which reads the
+ * server as the entry launches it. Started by hand, it names the lock and where the server's
+ * arguments go, never the arguments (they may hold secrets).
  */
-function reviewCommand(lockPath: string | null, target: Target): string {
+function reviewCommand(lockPath: string | null, target: Target, flags: ProxyFlags): string {
+  if (flags.fromConfig !== null && flags.entry !== null) {
+    return neutralize(`mcp-lint lock --review --config ${shellQuote([resolve(flags.fromConfig)])} --server ${shellQuote([flags.entry])}`);
+  }
   const lock = lockPath === null ? "" : ` --lock ${shellQuote([lockPath])}`;
+  const server = flags.server === null ? "" : ` --server ${shellQuote([flags.server])}`;
   const source = target.kind === "stdio" ? "-- <server command>" : "--url <server url>";
-  return `mcp-lint lock --check${lock} ${source}`;
+  return neutralize(`mcp-lint lock --review${lock}${server} ${source}`);
+}
+
+/** Longest config path or lock path the client's notice names as it is. */
+const NOTICE_PATH_CHARS = 512;
+/** An entry name the client's notice names as it is: a plain name (a project's config can be anyone's, and the line reaches the model). */
+const NOTICE_ENTRY = /^[A-Za-z0-9_.@+:-]{1,64}$/;
+
+/**
+ * The review command as the client's notice names it: the same command, with a config entry name,
+ * a path or a --server name that is not plain shown as a placeholder instead (the exact command is
+ * on stderr).
+ */
+function noticeReview(lockPath: string | null, target: Target, flags: ProxyFlags): string {
+  const path = (value: string, placeholder: string) => (value.length <= NOTICE_PATH_CHARS && neutralize(value) === value ? shellQuote([value]) : placeholder);
+  const name = (value: string) => (NOTICE_ENTRY.test(value) ? value : "NAME");
+  if (flags.fromConfig !== null && flags.entry !== null) {
+    return `mcp-lint lock --review --config ${path(resolve(flags.fromConfig), "FILE")} --server ${name(flags.entry)}`;
+  }
+  const lock = lockPath === null ? "" : ` --lock ${path(lockPath, "LOCK")}`;
+  const server = flags.server === null ? "" : ` --server ${name(flags.server)}`;
+  const source = target.kind === "stdio" ? "-- <server command>" : "--url <server url>";
+  return `mcp-lint lock --review${lock}${server} ${source}`;
 }
 
 /** An append-only audit file, opened before the server starts; never through a symbolic link. */

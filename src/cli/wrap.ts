@@ -12,7 +12,7 @@ import { MAX_WRAP_SERVERS } from "../limits.js";
 import { type ReadFile, readBytesIfExists, readRequiredBytes, writeFileSafely } from "../lock/io.js";
 import { EntryEditError, replaceEntryEdit, type Syntax } from "../proxy/wrap/edit.js";
 import { lockPathFor } from "../proxy/wrap/locks.js";
-import { HEADER_VARIABLE_PREFIX, type Launcher } from "../proxy/wrap/argv.js";
+import { HEADER_VARIABLE_PREFIX, type Launcher, proxyArgs } from "../proxy/wrap/argv.js";
 import {
   configSecretValues,
   type RemoteCandidate,
@@ -32,6 +32,7 @@ import { resolveTarget } from "../connect/target.js";
 import { neutralize } from "../text/neutralize.js";
 import { runLock } from "./lock.js";
 import type { LockJob } from "./lock-jobs.js";
+import type { LockCheck } from "./wrap-check.js";
 import { lintOwnLaunch, type Output } from "./source.js";
 
 /** Flags of `mcp-lint wrap`. */
@@ -134,6 +135,15 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       syntax: document.syntax,
       redact: (line) => secrets.text(line),
     });
+    // A server whose lock existed is checked against it now (silently, bounded): its line says whether it still matches.
+    const checks = flags.dryRun
+      ? new Map<ConfigServer, LockCheck>()
+      : await checkLocks(path, parsed, skipped, [...result.wrapped, ...result.wrappedRemote], [...locked, ...lockedRemote], flags);
+    for (const check of checks.values()) if (check.fix) exitCode = Math.max(exitCode, 1);
+    for (const entry of skipped) {
+      const check = checks.get(entry.server);
+      if (entry.reason === "already_wrapped" && check !== undefined) entry.detail = check.clause;
+    }
     // One line per server, in the file's order; the first locks' listings only with --verbose.
     const order = new Map(document.servers.map((server, index) => [server, index]));
     const lines: { server: ConfigServer; text: string }[] = [];
@@ -144,6 +154,7 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
       state: outcome?.state ?? "kept",
       warnings: outcome?.warnings ?? 0,
       notes,
+      ...(checks.has(server) ? { check: (checks.get(server) as LockCheck).clause } : {}),
     });
     for (const choice of result.wrapped) {
       const entry = wrappedEntry(choice.candidate.server, false, choice.lock, locked.get(choice.candidate), candidateNotes(choice.candidate));
@@ -195,6 +206,56 @@ export async function runUnwrap(flags: UnwrapFlags, output: Output): Promise<num
     if (result.skipped.length > 0) exitCode = 1;
   }
   return exitCode;
+}
+
+/**
+ * Check each server whose lock existed before this run against that lock: the servers already
+ * wrapped (as their proxy launches them, against the lock it reads) and those wrapped now with a
+ * lock kept as it was. One at a time, each bounded (wrap-check.ts). A disabled server is not started.
+ */
+async function checkLocks(
+  path: string,
+  parsed: unknown,
+  skipped: readonly Skipped[],
+  wrapped: ReadonlyArray<{ candidate: { server: ConfigServer }; lock: string }>,
+  locked: ReadonlyArray<readonly [{ server: ConfigServer }, Locked]>,
+  flags: WrapFlags,
+): Promise<Map<ConfigServer, LockCheck>> {
+  const { entryJob, wrappedLockPath } = await import("./lock-config.js");
+  const { checkAgainstLock, lockProblem } = await import("./wrap-check.js");
+  const checks = new Map<ConfigServer, LockCheck>();
+  const kept = new Set(locked.filter(([, outcome]) => outcome.state === "kept").map(([candidate]) => candidate.server));
+  // Wrapped now: the entry as it was is the server, and its lock is the one wrap chose. Wrapped before: what its proxy runs and reads.
+  const todo: { server: ConfigServer; lock: string; lockServer: string | null; failOn: string | null }[] = [];
+  for (const entry of skipped) {
+    const proxy =
+      entry.reason === "already_wrapped" && entry.server.launch !== null && "argv" in entry.server.launch ? proxyArgs(entry.server.launch.argv) : null;
+    if (proxy?.lock != null) todo.push({ server: entry.server, lock: wrappedLockPath(path, proxy.lock), lockServer: proxy.server, failOn: proxy.failOn });
+  }
+  for (const choice of wrapped) {
+    if (kept.has(choice.candidate.server)) todo.push({ server: choice.candidate.server, lock: choice.lock, lockServer: null, failOn: null });
+  }
+  for (const { server, lock, lockServer, failOn } of todo) {
+    if (server.disabled) continue;
+    const entry = { config: path, name: server.name };
+    const problem = await lockProblem(lock, lockServer, entry);
+    if (problem !== null) {
+      checks.set(server, problem);
+      continue;
+    }
+    let job: LockJob;
+    try {
+      job = entryJob(path, parsed, server, process.env);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      const why = neutralize(error.message.replace(/^.*?: server "[^"]*": /, ""));
+      checks.set(server, { clause: `it could not be checked against its lock (${why})`, fix: false });
+      continue;
+    }
+    const { wrapped: _proxied, ...inner } = job;
+    checks.set(server, await checkAgainstLock(inner, lock, lockServer, failOn, entry, flags));
+  }
+  return checks;
 }
 
 /** How a server's lock stands once it can be wrapped, and the warnings of a lock recorded now. */

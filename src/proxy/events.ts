@@ -35,6 +35,8 @@ export type ProxyEvent =
     }
   /** `tool` names a prompt, resource or template when `subject` says so. */
   | { event: "withheld"; tool: string; subject?: Subject; kinds: string[]; severity: string }
+  /** What the client was told the guard withholds (appended to its instructions, and as a warning): the line, already inert. */
+  | { event: "withheld_notice"; trigger: "initialize" | "list_changed"; text: string }
   /** The server offers prompts or resources that the lock does not pin: they pass as sent. */
   | { event: "not_pinned"; what: Subject[]; lockVersion: number }
   /** Server-level changes (name, version, launch command): reported, never a reason to withhold. */
@@ -102,6 +104,9 @@ export function eventLine(event: ProxyEvent, review: string): string {
     }
     case "withheld":
       return `mcp-lint proxy: withheld ${event.subject ?? "tool"} ${tool(event.tool)} (${event.severity}: ${kinds(event.kinds)}); review with: ${review}`;
+    case "withheld_notice":
+      // The client's line begins "mcp-lint withheld"; the log says it in its own voice.
+      return `mcp-lint proxy: ${neutralize(event.text.replace(/^mcp-lint /, ""))}`;
     case "not_pinned": {
       // Only a v1 lock leaves sections unpinned (a v2 lock pins all three, an absent one as empty).
       const why = "a version 1 lock pins tools and instructions only; a lock written with --server NAME pins them too";
@@ -196,6 +201,7 @@ export function auditLine(event: ProxyEvent, time: Date, lock: string | null, re
   if ("method" in event) record.method = neutralize(event.method);
   if ("what" in event) record.what = event.what.map((what) => neutralize(what));
   if ("template" in event && event.template !== undefined) record.template = neutralize(event.template);
+  if ("text" in event) record.text = neutralize(event.text);
   if ("findings" in event) record.findings = event.findings.map((finding) => neutralize(finding));
   if (event.event === "another_server") {
     record.locked = neutralize(event.locked);

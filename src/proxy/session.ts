@@ -52,6 +52,7 @@ import {
   withheldCallText,
   withheldTemplateReadText,
 } from "./guard.js";
+import { withheldKeys, withheldNotice } from "./notice.js";
 import { poisoningLines, readAnswer, type ResultsMode, withheldResultText } from "./results.js";
 import { connectSideClient, SideChannel } from "./side-channel.js";
 
@@ -61,6 +62,8 @@ export interface GuardSetup {
   failOn: FailOn;
   /** Read the whole list through a client on the proxied session (the CLI binds readSession's bounds). */
   read: (client: Client) => Promise<ServerSnapshot>;
+  /** The command the user reviews withheld entries with, as the client's notice names it (inert text). */
+  review: string;
 }
 
 /** How a proxy session is wired. */
@@ -117,6 +120,9 @@ const LIST_UNREAD = "mcp-lint: the server's tool list could not be read whole, s
 const ENTRIES_UNREAD = "mcp-lint: the server's lists could not be read whole, so nothing is served until they can be; the proxy's log says why";
 const SEND_FAILED = "mcp-lint: the request could not be sent to the server; the proxy's log says why";
 const INITIALIZED_TWICE = "mcp-lint: this session is already initialized";
+
+/** MCP's log levels, least severe first: the proxy's notice is a warning, sent unless the client asked for less. */
+const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 /** How many finished request ids are remembered, to say why a late answer is dropped. */
 const RECENT_IDS = 1024;
@@ -186,6 +192,16 @@ export class ProxySession {
   private lastServerError: Error | null = null;
   /** The client's initialize while its answer waits for the first comparison. */
   private guardedInitId: RequestId | null = null;
+  /** The server declared `logging` itself; otherwise the proxy answers `logging/setLevel` (it declares logging for its own notice). */
+  private serverLogs = false;
+  /** The level the client asked for with `logging/setLevel`, or null. */
+  private logLevel: string | null = null;
+  /** The client sent `notifications/initialized`: notifications may go to it. */
+  private clientInitialized = false;
+  /** Withheld entries the client was told of, so a re-read tells it only of new ones. */
+  private notified: ReadonlySet<string> = new Set();
+  /** The notice waiting for the client's `initialized`. */
+  private pendingNotice: string | null = null;
 
   constructor(private readonly options: ProxyOptions) {
     this.ended = new Promise((resolve) => {
@@ -307,7 +323,11 @@ export class ProxySession {
     }
     if (isJSONRPCNotification(message)) {
       // The side reader sent the session's one `initialized`; a second would confuse some servers.
-      if (message.method === "notifications/initialized" && this.options.guard !== null) return;
+      if (message.method === "notifications/initialized" && this.options.guard !== null) {
+        this.clientInitialized = true;
+        this.sendNotice();
+        return;
+      }
       if (message.method === "notifications/cancelled") {
         const requestId = (message.params as JsonObject | undefined)?.requestId as RequestId | undefined;
         const heldIndex = this.held.findIndex((request) => request.id === requestId);
@@ -335,6 +355,15 @@ export class ProxySession {
       this.pending.set(request.id, { method: "initialize" });
       this.toServer(request);
       return;
+    }
+    if (request.method === "logging/setLevel" && guard !== null) {
+      const level = isJsonObject(request.params) ? request.params.level : undefined;
+      if (typeof level === "string") this.logLevel = level;
+      // The proxy declared logging for its own notice; a server that did not is not asked.
+      if (!this.serverLogs) {
+        void this.toClient({ jsonrpc: "2.0", id: request.id, result: {} });
+        return;
+      }
     }
     const gated = this.gated.has(request.method);
     if (gated && (this.reading || (this.verdict === null && this.readFailure === null))) {
@@ -605,6 +634,7 @@ export class ProxySession {
   private async initializeGuarded(id: RequestId, result: JsonObject): Promise<void> {
     this.guardedInitId = id;
     this.capabilities = isJsonObject(result.capabilities) ? result.capabilities : {};
+    this.serverLogs = isJsonObject(this.capabilities.logging);
     try {
       this.side = new SideChannel(result, (message) => this.options.server.send(message));
       this.sideClient = await connectSideClient(this.side, this.options.version);
@@ -618,7 +648,9 @@ export class ProxySession {
       this.failInitialize(id, failure);
       return;
     }
-    const answer = this.guardedAnswer(result, this.verdict as GuardVerdict);
+    const verdict = this.verdict as GuardVerdict;
+    const notice = this.noticeOf(verdict, "initialize");
+    const answer = this.guardedAnswer(result, verdict, notice);
     if (this.over) return;
     this.guardedInitId = null;
     await this.toClient({ jsonrpc: "2.0", id, result: answer });
@@ -629,14 +661,46 @@ export class ProxySession {
   /**
    * The initialize answer under the guard, built from what was compared rather than passed through:
    * the server's protocol version and capabilities, `serverInfo` as the comparison read it (name and
-   * version; fields the lock does not record are left out), and the instructions the verdict serves.
+   * version; fields the lock does not record are left out), and the instructions the verdict serves,
+   * with the proxy's notice of what it withholds appended as a line of its own. `logging` is declared
+   * whatever the server declares: the notice is also sent as a warning, now or after a list_changed.
    */
-  private guardedAnswer(result: JsonObject, verdict: GuardVerdict): JsonObject {
+  private guardedAnswer(result: JsonObject, verdict: GuardVerdict, notice: string | null): JsonObject {
     const info = this.sideClient?.getServerVersion();
     const serverInfo: JsonObject = { name: info?.name ?? "", version: info?.version ?? "" };
-    const answer: JsonObject = { protocolVersion: result.protocolVersion ?? null, capabilities: result.capabilities ?? {}, serverInfo };
-    if (verdict.instructions.text !== null) answer.instructions = verdict.instructions.text;
+    const capabilities: JsonObject = { ...this.capabilities };
+    if (!this.serverLogs) capabilities.logging = {};
+    const answer: JsonObject = { protocolVersion: result.protocolVersion ?? null, capabilities, serverInfo };
+    const instructions = [verdict.instructions.text, notice].filter((text): text is string => text !== null);
+    if (instructions.length > 0) answer.instructions = instructions.filter((text) => text !== "").join("\n\n");
     return answer;
+  }
+
+  /**
+   * The notice of what a verdict withholds that the client was not yet told of: logged, kept for the
+   * client's warning, and returned (null when nothing new is withheld). The line names everything
+   * withheld, so the newest warning says the whole of it.
+   */
+  private noticeOf(verdict: GuardVerdict, trigger: "initialize" | "list_changed"): string | null {
+    const keys = withheldKeys(verdict);
+    const fresh = [...keys].some((key) => !this.notified.has(key));
+    this.notified = new Set([...this.notified, ...keys]);
+    if (!fresh) return null;
+    const notice = withheldNotice(verdict, (this.options.guard as GuardSetup).review);
+    if (notice === null) return null;
+    this.options.report({ event: "withheld_notice", trigger, text: notice.text });
+    this.pendingNotice = notice.text;
+    return notice.text;
+  }
+
+  /** Send the waiting notice as a warning once the client is initialized, unless it asked for errors only. */
+  private sendNotice(): void {
+    const text = this.pendingNotice;
+    if (text === null || !this.clientInitialized || this.over) return;
+    this.pendingNotice = null;
+    const asked = this.logLevel === null ? -1 : LOG_LEVELS.indexOf(this.logLevel);
+    if (asked > LOG_LEVELS.indexOf("warning")) return;
+    void this.toClient({ jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", logger: "mcp-lint", data: text } });
   }
 
   private failInitialize(id: RequestId, error: unknown): void {
@@ -661,6 +725,10 @@ export class ProxySession {
     }
     this.reading = true;
     void this.compare(trigger).then(() => {
+      if (this.verdict !== null && !this.over) {
+        this.noticeOf(this.verdict, trigger);
+        this.sendNotice();
+      }
       this.releaseHeld();
       // One notice of each kind, however many arrived during the read (a storm is passed on as one).
       const notices = [...this.listChanged.values()];

@@ -53,7 +53,7 @@ describe.skipIf(process.platform === "win32")("the proxy in front of a server be
 
     const entry = (JSON.parse(readFileSync(config, "utf8")) as { mcpServers: { weather: { command: string; args: string[]; env?: Record<string, string> } } })
       .mcpServers.weather;
-    expect(entry.args).toEqual([cliPath, "proxy", "--lock", lock, "--url", server.url]);
+    expect(entry.args).toEqual([cliPath, "proxy", "--lock", lock, "--from-config", config, "--entry", "weather", "--url", server.url]);
 
     // As the client launches it, with no browser at all: the stored login is enough.
     const proxied = await connectProxy([], { cwd: dir, argv: [entry.command, ...entry.args], env: { ...entry.env, ...home, BROWSER: "false" } });

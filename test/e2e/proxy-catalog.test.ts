@@ -87,7 +87,7 @@ describe("proxy --lock with a v2 lock: prompts, resources and templates", () => 
       "compared the server with the lock (initialize): 1 tool listed, 1 served, 0 withheld, 4 changes; 3 prompts listed, 1 served, 2 withheld; " +
         "2 resources listed, 1 served, 1 withheld; 2 resource templates listed, 1 served, 1 withheld; instructions as sent",
     );
-    expect(stderr).toContain('withheld prompt "summarize" (error: prompt_changed, S8 poisoning); review with: mcp-lint lock --check --lock');
+    expect(stderr).toContain('withheld prompt "summarize" (error: prompt_changed, S8 poisoning); review with: mcp-lint lock --review --lock');
     expect(stderr).toMatch(/withheld prompt "helper\\+u\{202E\}txt\.exe\\+u\{1B\}\[2J" \(error: prompt_added/);
     expect(stderr).toContain('withheld resource "notes://daily" (error: resource_changed)');
     expect(stderr).toContain('withheld resource template "notes://by-date/{date}" (error: resource_template_changed)');

@@ -108,7 +108,10 @@ describe("proxy --lock is bound to the server, not to its launch command's bytes
     const running = await connectProxy(["--lock", lock, "--", process.execPath, fixture("crash-list.mjs"), other], { cwd: dir });
     try {
       expect((await running.client.listTools()).tools).toEqual([]);
-      expect(running.client.getInstructions()).toBeUndefined();
+      // Not the server's instructions: only the proxy's own line (issue 38 item 3).
+      expect(running.client.getInstructions()).toBe(
+        `mcp-lint withheld everything this server offers (3 tools): the lock it runs under holds another server. The user reviews this one in a terminal with: mcp-lint lock --review --lock ${lock} -- <server command> (the user's own approval: do not run it for them)`,
+      );
       const stderr = running.stderr();
       expect(stderr).toMatch(
         /mcp-lint proxy: the lock holds another server \("rug-fixture"; this one calls itself "crash-fixture" and serves none of its tools\): no tool and no instructions are served/,

@@ -128,7 +128,7 @@ describe("proxy --lock against a hostile server", () => {
     expect(said).toContain("The user must review the change before this tool can be used");
     expect(said).not.toMatch(/mcp-lint lock|--accept|--check|--lock|<server command>|\.lock/);
     expect(await running.close()).toBe(0);
-    const review = `mcp-lint lock --check --lock ${lock} -- <server command>`;
+    const review = `mcp-lint lock --review --lock ${lock} -- <server command>`;
     expect(running.stderr()).toContain(`refused a call to withheld tool "get_weather" (annotations_changed, S8 poisoning); review with: ${review}`);
     const refusedEvent = auditEvents(audit).find((event) => event.event === "call_refused");
     expect(refusedEvent).toMatchObject({ tool: "get_weather", review });

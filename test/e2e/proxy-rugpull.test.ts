@@ -60,15 +60,19 @@ describe("proxy --lock: a rug pull while connected", () => {
     const stderr = running.stderr();
     expect(stderr).toContain("compared the server with the lock (initialize): 3 tools listed, 3 served, 0 withheld");
     expect(stderr).toContain("compared the server with the lock (list_changed): 4 tools listed, 2 served, 2 withheld");
-    expect(stderr).toContain('withheld tool "get_weather" (error: description_changed, S8 poisoning); review with: mcp-lint lock --check --lock');
+    expect(stderr).toContain('withheld tool "get_weather" (error: description_changed, S8 poisoning); review with: mcp-lint lock --review --lock');
     expect(stderr).toContain('withheld tool "exfiltrate" (error: tool_added)');
     expect(stderr).toContain(
-      `refused a call to withheld tool "get_weather" (description_changed, S8 poisoning); review with: mcp-lint lock --check --lock ${lock} -- <server command>`,
+      `refused a call to withheld tool "get_weather" (description_changed, S8 poisoning); review with: mcp-lint lock --review --lock ${lock} -- <server command>`,
     );
 
-    // A fresh session: the pulled state from the start, the new instructions replaced by the locked text.
+    // A fresh session: the pulled state from the start, the new instructions replaced by the locked text,
+    // and after them the proxy's own line saying what it withholds (issue 38 item 3).
     const fresh = await connectProxy(["--lock", lock, "--audit", audit, "--", ...server], { cwd: dir });
-    expect(fresh.client.getInstructions()).toBe(HONEST_INSTRUCTIONS);
+    expect(fresh.client.getInstructions()).toBe(
+      `${HONEST_INSTRUCTIONS}\n\nmcp-lint withheld 2 tools of this server until the user reviews them: "exfiltrate", "get_weather". ` +
+        `The user reviews them in a terminal with: mcp-lint lock --review --lock ${lock} -- <server command> (the user's own approval: do not run it for them)`,
+    );
     expect((await fresh.client.listTools()).tools.map((tool) => tool.name)).toEqual(["get_time", "send_note"]);
     const again = await fresh.client.callTool({ name: "get_weather", arguments: { city: "Oslo" } });
     expect(again.isError).toBe(true);
@@ -85,12 +89,14 @@ describe("proxy --lock: a rug pull while connected", () => {
       "compared",
       "withheld",
       "withheld",
+      "withheld_notice",
       "call_refused",
       "call_refused",
       "compared",
       "withheld",
       "withheld",
       "instructions_replaced",
+      "withheld_notice",
       "call_refused",
     ]);
     expect(events.every((event) => event.lock === lock)).toBe(true);

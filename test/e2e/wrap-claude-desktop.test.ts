@@ -42,7 +42,20 @@ describe.skipIf(process.platform === "win32")("a wrapped Claude Desktop config",
     // Read the entry back as Claude Desktop does, and run exactly that.
     const entry = (JSON.parse(readFileSync(config, "utf8")) as { mcpServers: { weather: { command: string; args: string[] } } }).mcpServers.weather;
     expect(entry.command).toBe(process.execPath);
-    expect(entry.args).toEqual([cliPath, "proxy", "--lock", lock, "--", process.execPath, fixture("rug.mjs"), state]);
+    expect(entry.args).toEqual([
+      cliPath,
+      "proxy",
+      "--lock",
+      lock,
+      "--from-config",
+      config,
+      "--entry",
+      "weather",
+      "--",
+      process.execPath,
+      fixture("rug.mjs"),
+      state,
+    ]);
     const proxied = await connectProxy([], { cwd: dir, argv: [entry.command, ...entry.args] });
     expect((await proxied.client.listTools()).tools.map((tool) => tool.name)).toEqual(["get_weather", "get_time", "send_note"]);
     const result = await proxied.client.callTool({ name: "get_time", arguments: { zone: "UTC" } });

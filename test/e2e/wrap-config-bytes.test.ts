@@ -33,7 +33,9 @@ describe("wrap and unwrap keep the config's bytes", () => {
     for (const name of ["a", "b"]) writeFileSync(join(locks, "claude-desktop", `${name}.lock`), "{}\n");
 
     const wrapped = await runCli(["wrap", config, "--lock-dir", locks], { cwd: dir });
-    expect(wrapped.code, wrapped.stderr).toBe(0);
+    // The placeholder locks are kept; each line says the proxy could not use one, hence exit 1 (issue 38 item 4).
+    expect(wrapped.code, wrapped.stderr).toBe(1);
+    expect(wrapped.stdout.match(/kept as it was\); its lock cannot be used/g)).toHaveLength(2);
     const after = readFileSync(config);
     expect(after.subarray(0, 3).equals(BOM)).toBe(true);
     const lines = after.subarray(3).toString("utf8").split("\n");

@@ -65,11 +65,11 @@ describe.skipIf(process.platform === "win32")("wrap prints one line per server (
     expect(existsSync(join(locks, "notes.lock"))).toBe(true);
     expect(existsSync(join(locks, "rows.lock"))).toBe(false);
 
-    // Wrapped again, each lock that exists is kept and each wrapped server says it is already wrapped.
+    // Wrapped again, each wrapped server says it is already wrapped and whether its lock still matches (issue 38 item 4).
     const again = await runCli(["wrap", config], { cwd: dir });
     expect(again.code).toBe(1);
     expect(again.stderr).toBe("");
-    expect(again.stdout.match(/already wrapped$/gm)).toHaveLength(3);
+    expect(again.stdout.match(/already wrapped; its lock still matches$/gm)).toHaveLength(3);
     expect(again.stdout).toContain(`${config}: 0 of 5 servers wrapped now; the file is unchanged\n`);
   });
 

@@ -38,7 +38,20 @@ describe.skipIf(process.platform === "win32")("wrap --include-remote", () => {
     ).mcpServers.weather;
     expect(entry.type).toBe("stdio");
     expect(entry.command).toBe(process.execPath);
-    expect(entry.args).toEqual([cliPath, "proxy", "--header-env", "Authorization=MCP_LINT_HEADER_1", "--lock", lock, "--url", server.url]);
+    expect(entry.args).toEqual([
+      cliPath,
+      "proxy",
+      "--header-env",
+      "Authorization=MCP_LINT_HEADER_1",
+      "--lock",
+      lock,
+      "--from-config",
+      config,
+      "--entry",
+      "weather",
+      "--url",
+      server.url,
+    ]);
     expect(entry.env.MCP_LINT_HEADER_1).toBe(`Bearer ${token}`);
 
     // Launched as the client does: the entry's command and args, with its env.

@@ -73,12 +73,16 @@ describe("wrap and unwrap", () => {
       writeFileSync(join(locks, "vscode", `${name}.lock`), "{}\n");
     }
     const result = await runCli(["wrap", file, "--lock-dir", locks], { cwd: dir });
-    expect(result.code).toBe(0);
+    // The placeholder locks are kept, and each line says the proxy could not use it (issue 38 item 4): exit 1.
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `wrapped server "filesystem" (lock ${join(locks, "vscode", "filesystem.lock")}, kept as it was); its lock cannot be used, so the proxy serves nothing (not an mcp-lint lockfile`,
+    );
     const text = readFileSync(file, "utf8");
     expect(text).toContain("// Local filesystem server, floating version");
     expect(text).toContain('"password": true, // stored as a secret');
     expect(text).toContain(
-      `"args": [${JSON.stringify(cliPath)}, "proxy", "--pass-env", "DEBUG", "--lock", ${JSON.stringify(join(locks, "vscode", "filesystem.lock"))}, "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "\${workspaceFolder}"],`,
+      `"args": [${JSON.stringify(cliPath)}, "proxy", "--pass-env", "DEBUG", "--lock", ${JSON.stringify(join(locks, "vscode", "filesystem.lock"))}, "--from-config", ${JSON.stringify(file)}, "--entry", "filesystem", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "\${workspaceFolder}"],`,
     );
     expect(result.stdout).toContain('left server "github" as it is: a remote server (add --include-remote to wrap it)');
 

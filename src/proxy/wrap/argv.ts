@@ -31,12 +31,18 @@ export interface WrapSpec {
    * one mark unwrap needs to remove the whole `args` again rather than leave an empty list.
    */
   argsAbsent: boolean;
+  /**
+   * The config file (absolute) and the entry's name, written as `--from-config FILE --entry NAME`:
+   * the proxy only names them in its review command (`lock --review --config FILE --server NAME`).
+   */
+  source?: { config: string; entry: string };
 }
 
 /** The args a wrapped entry runs before the original command: everything up to and including `--`. */
 export function wrapPrefix(spec: WrapSpec): string[] {
   const lock = spec.argsAbsent ? [`--lock=${spec.lock}`] : ["--lock", spec.lock];
-  return [...launcherArgs(spec.version, spec.launcher), "proxy", ...spec.passEnv.flatMap((name) => ["--pass-env", name]), ...lock, "--"];
+  const source = spec.source === undefined ? [] : ["--from-config", spec.source.config, "--entry", spec.source.entry];
+  return [...launcherArgs(spec.version, spec.launcher), "proxy", ...spec.passEnv.flatMap((name) => ["--pass-env", name]), ...lock, ...source, "--"];
 }
 
 /** The whole wrapped argv (command first). */
@@ -62,6 +68,14 @@ export interface Unwrapped {
  * then `--` and the server. Null for any other argv, so nothing is wrapped twice.
  */
 export function unwrapArgv(argv: readonly string[]): Unwrapped | null {
+  const found = wrappedParts(argv);
+  if (found === null) return null;
+  const { flagsAt: _flagsAt, ...parts } = found;
+  return parts;
+}
+
+/** unwrapArgv's answer and where the proxy's flags start. */
+function wrappedParts(argv: readonly string[]): (Unwrapped & { flagsAt: number }) | null {
   const command =
     (argv[0] ?? "")
       .split(/[\\/]/)
@@ -88,8 +102,74 @@ export function unwrapArgv(argv: readonly string[]): Unwrapped | null {
   const inline = flags.find((flag) => flag.startsWith("--lock="));
   const spaced = flags.indexOf("--lock");
   const lock = inline !== undefined ? inline.slice("--lock=".length) : spaced >= 0 ? (flags[spaced + 1] ?? null) : null;
-  if (remote) return { prefixLength: argv.length - 1, original: [], argsAbsent: false, lock, remote: true };
-  return { prefixLength: separator, original: argv.slice(separator + 1), argsAbsent: inline !== undefined, lock, remote: false };
+  if (remote) return { prefixLength: argv.length - 1, original: [], argsAbsent: false, lock, remote: true, flagsAt: at + 1 };
+  return { prefixLength: separator, original: argv.slice(separator + 1), argsAbsent: inline !== undefined, lock, remote: false, flagsAt: at + 1 };
+}
+
+/** The proxy's flags of a wrapped argv that say what it launches and enforces, as `lock --config` reads them again. */
+export interface ProxyArgs {
+  /** `--lock`: the lock the proxy reads, as written (maybe relative). */
+  lock: string | null;
+  /** `--server`: the entry of a v2 lock it enforces. */
+  server: string | null;
+  failOn: string | null;
+  passEnv: string[];
+  url: string | null;
+  /** `--header "Name: value"`, as written. */
+  headers: string[];
+  /** `--header-env Name=VARIABLE`, as written. */
+  headerEnv: string[];
+}
+
+/** Proxy flags that take a value (`--name VALUE` or `--name=VALUE`); any other flag is a switch. */
+const VALUE_FLAGS = new Set([
+  "--lock",
+  "--server",
+  "--fail-on",
+  "--audit",
+  "--results",
+  "--descriptions",
+  "--pass-env",
+  "--header",
+  "--header-env",
+  "--url",
+  "--timeout",
+  "--startup-timeout",
+  "--deadline",
+  "--known-bad",
+  "--from-config",
+  "--entry",
+  "--oauth-client-id",
+  "--oauth-client-secret-env",
+  "--oauth-scope",
+  "--oauth-redirect-port",
+]);
+
+/** Read the proxy's flags of an argv `unwrapArgv` recognises (null for any other argv); the last of a repeated single flag wins, as the CLI takes it. */
+export function proxyArgs(argv: readonly string[]): ProxyArgs | null {
+  const parts = wrappedParts(argv);
+  if (parts === null) return null;
+  const flags = argv.slice(parts.flagsAt, parts.remote ? argv.length : parts.prefixLength);
+  const values = new Map<string, string[]>();
+  for (let index = 0; index < flags.length; index++) {
+    const flag = flags[index] as string;
+    const equals = flag.indexOf("=");
+    const name = flag.startsWith("--") && equals > 0 ? flag.slice(0, equals) : flag;
+    if (!VALUE_FLAGS.has(name)) continue;
+    const value = name === flag ? flags[++index] : flag.slice(equals + 1);
+    if (value === undefined) break;
+    values.set(name, [...(values.get(name) ?? []), value]);
+  }
+  const last = (name: string) => values.get(name)?.at(-1) ?? null;
+  return {
+    lock: last("--lock"),
+    server: last("--server"),
+    failOn: last("--fail-on"),
+    passEnv: values.get("--pass-env") ?? [],
+    url: last("--url"),
+    headers: values.get("--header") ?? [],
+    headerEnv: values.get("--header-env") ?? [],
+  };
 }
 
 /** The env variable of a wrapped remote entry that holds the original entry's text, for unwrap. */
@@ -105,10 +185,13 @@ export interface RemoteWrapSpec {
   url: string;
   /** Header names, in order; header n is sent from variable MCP_LINT_HEADER_<n>. */
   headerNames: string[];
+  /** As in WrapSpec: the config and entry the proxy's review command names. */
+  source?: { config: string; entry: string };
 }
 
 /** The args of a wrapped remote entry (after `npx`): the proxy with --url and a --header-env per header. */
 export function remoteArgs(spec: RemoteWrapSpec): string[] {
   const headers = spec.headerNames.flatMap((name, index) => ["--header-env", `${name}=${HEADER_VARIABLE_PREFIX}${index + 1}`]);
-  return [...launcherArgs(spec.version, spec.launcher), "proxy", ...headers, "--lock", spec.lock, "--url", spec.url];
+  const source = spec.source === undefined ? [] : ["--from-config", spec.source.config, "--entry", spec.source.entry];
+  return [...launcherArgs(spec.version, spec.launcher), "proxy", ...headers, "--lock", spec.lock, ...source, "--url", spec.url];
 }

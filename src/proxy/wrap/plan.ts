@@ -182,7 +182,14 @@ export function wrapText(
   const expected = new Map<string, string[]>();
   for (const choice of remoteChoices) {
     const at = choice.candidate.server.at;
-    const args = remoteArgs({ version, launcher, lock: choice.lock, url: choice.candidate.url, headerNames: choice.candidate.headers.map(([name]) => name) });
+    const args = remoteArgs({
+      version,
+      launcher,
+      lock: choice.lock,
+      url: choice.candidate.url,
+      headerNames: choice.candidate.headers.map(([name]) => name),
+      source: { config: path, entry: choice.candidate.server.name },
+    });
     edits.push(replaceEntryEdit(text, at, remoteEntryText(choice, entryText(text, at), launcher, args)));
     expected.set(atKey(choice.candidate.server), [launcherCommand(launcher), ...args]);
   }
@@ -195,6 +202,7 @@ export function wrapText(
       lock: choice.lock,
       passEnv: choice.candidate.passEnv,
       argsAbsent: !hasArgs(parsed, choice.candidate.server),
+      source: { config: path, entry: choice.candidate.server.name },
     };
     try {
       pushAll(edits, wrapEdits(text, syntax, choice.candidate.server.at, launcherCommand(launcher), wrapPrefix(spec)));

@@ -25,6 +25,8 @@ export interface WrappedServer {
   warnings: number;
   /** Things about the entry the user should know (an envFile not passed on, env names dropped). */
   notes: string[];
+  /** How a lock that existed stands against the server now (`its lock still matches`); absent when not checked. */
+  check?: string;
 }
 
 /** What a refused first lock's JSON report says, in the facts one line can hold. */
@@ -81,7 +83,8 @@ export function wrappedLine(entry: WrappedServer, dryRun: boolean, verbose: bool
       ? ""
       : `; ${entry.warnings} warning${entry.warnings === 1 ? "" : "s"} in its first lock (${verbose ? "listed above" : "wrap --verbose lists them"})`;
   const notes = entry.notes.map((note) => `; note: ${note}`).join("");
-  return `${verb} ${entry.remote ? "remote " : ""}${describeServer(entry.server)} (lock ${neutralize(entry.lock)}${state})${warnings}${notes}`;
+  const check = entry.check === undefined ? "" : `; ${entry.check}`;
+  return `${verb} ${entry.remote ? "remote " : ""}${describeServer(entry.server)} (lock ${neutralize(entry.lock)}${state})${check}${warnings}${notes}`;
 }
 
 /** The line for a server left as it is. */
@@ -118,7 +121,8 @@ export function describeServer(server: ConfigServer): string {
 export function skipText(entry: Skipped): string {
   switch (entry.reason) {
     case "already_wrapped":
-      return "already wrapped";
+      // The detail is how its lock stands now (wrap checks it), when it was checked.
+      return entry.detail === undefined ? "already wrapped" : `already wrapped; ${entry.detail}`;
     case "remote":
       return entry.detail ?? "a remote server (add --include-remote to wrap it)";
     case "not_launched":

@@ -101,6 +101,7 @@ function guardFor(snapshot: ServerSnapshot): GuardSetup {
   return {
     lock: buildLockfile(snapshot, null),
     failOn: "warning",
+    review: "mcp-lint lock --review --lock unit.lock -- <server command>",
     read: (client) =>
       readSession(client, {
         where: "raw",

@@ -3,7 +3,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type JSONRPCMessage, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { RunClock } from "../../../src/connect/bounds.js";
 import { readSession } from "../../../src/connect/session.js";
@@ -30,18 +36,28 @@ function fixtureServer(initial: JsonObject[]) {
   return { server, state };
 }
 
+/** Wait until `check` is true (or fail after 5 s). */
+async function waitFor(check: () => boolean): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > 5000) throw new Error("timed out waiting");
+    await new Promise((done) => setTimeout(done, 5));
+  }
+}
+
 const sessions: ProxySession[] = [];
 afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close();
 });
 
-async function start(initial: JsonObject[], guarded: boolean) {
+/** `locked`: the tools the lock holds (the served ones by default); `before`: called with the client before it connects. */
+async function start(initial: JsonObject[], guarded: boolean, options: { locked?: JsonObject[]; before?: (client: Client) => void } = {}) {
   const { server, state } = fixtureServer(initial);
   const [serverSide, proxyToServer] = InMemoryTransport.createLinkedPair();
   const [clientSide, proxyToClient] = InMemoryTransport.createLinkedPair();
   const events: ProxyEvent[] = [];
   const snapshot: ServerSnapshot = {
-    tools: initial,
+    tools: options.locked ?? initial,
     instructions: { known: true, text: "Hello." },
     name: "unit",
     version: "1",
@@ -52,6 +68,7 @@ async function start(initial: JsonObject[], guarded: boolean) {
     ? {
         lock: buildLockfile(snapshot, null),
         failOn: "warning",
+        review: "mcp-lint lock --review --lock unit.lock -- <server command>",
         read: (client) =>
           readSession(client, {
             where: "unit",
@@ -82,6 +99,7 @@ async function start(initial: JsonObject[], guarded: boolean) {
   await server.connect(serverSide);
   await session.start();
   const client = new Client({ name: "unit-client", version: "1" }, { capabilities: {} });
+  options.before?.(client);
   await client.connect(clientSide);
   return { client, server, state, events, toServer };
 }
@@ -132,6 +150,51 @@ describe("ProxySession", () => {
     state.failList = false;
     await server.sendToolListChanged();
     expect((await client.listTools()).tools.map((entry) => entry.name)).toEqual(["a"]);
+  });
+
+  it("tells the client what it withholds: a line after the instructions and one warning, again only for a new withholding", async () => {
+    const warnings: unknown[] = [];
+    const { client, server, state, events, toServer } = await start([tool("a", "A."), tool("new", "New.")], true, {
+      locked: [tool("a", "A.")],
+      before: (client) => client.setNotificationHandler(LoggingMessageNotificationSchema, (notice) => void warnings.push(notice.params)),
+    });
+    const line = `mcp-lint withheld 1 tool of this server until the user reviews them: "new". The user reviews them in a terminal with: mcp-lint lock --review --lock unit.lock -- <server command> (the user's own approval: do not run it for them)`;
+    expect(client.getInstructions()).toBe(`Hello.\n\n${line}`);
+    // The server declares no logging; the proxy does, for its notice, and answers setLevel itself.
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    await waitFor(() => warnings.length > 0);
+    expect(warnings).toEqual([{ level: "warning", logger: "mcp-lint", data: line }]);
+    expect(events.filter((event) => event.event === "withheld_notice")).toEqual([{ event: "withheld_notice", trigger: "initialize", text: line }]);
+    await client.setLoggingLevel("info");
+    expect(toServer.some((message) => "method" in message && message.method === "logging/setLevel")).toBe(false);
+
+    // A re-read that withholds nothing new says nothing; one that does says all of it.
+    await server.sendToolListChanged();
+    await client.listTools();
+    state.tools = [tool("a", "A."), tool("new", "New."), tool("added", "Added.")];
+    await server.sendToolListChanged();
+    await waitFor(() => warnings.length > 1);
+    expect((await client.listTools()).tools.map((entry) => entry.name)).toEqual(["a"]);
+    expect(warnings[1]).toEqual({
+      level: "warning",
+      logger: "mcp-lint",
+      data: `mcp-lint withheld 2 tools of this server until the user reviews them: "added", "new". The user reviews them in a terminal with: mcp-lint lock --review --lock unit.lock -- <server command> (the user's own approval: do not run it for them)`,
+    });
+    expect(warnings).toHaveLength(2);
+  });
+
+  it("sends no warning to a client that asked for errors only, and appends nothing when nothing is withheld", async () => {
+    const warnings: unknown[] = [];
+    const { client, server, state } = await start([tool("a", "A.")], true, {
+      before: (client) => client.setNotificationHandler(LoggingMessageNotificationSchema, (notice) => void warnings.push(notice.params)),
+    });
+    expect(client.getInstructions()).toBe("Hello.");
+    await client.setLoggingLevel("error");
+    state.tools = [tool("a", "A."), tool("added", "Added.")];
+    await server.sendToolListChanged();
+    expect((await client.listTools()).tools.map((entry) => entry.name)).toEqual(["a"]);
+    await client.ping();
+    expect(warnings).toEqual([]);
   });
 
   it("without a guard passes tools/list and list_changed straight through", async () => {

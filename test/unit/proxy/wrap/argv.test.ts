@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unwrapArgv, wrappedArgv } from "../../../../src/proxy/wrap/argv.js";
+import { proxyArgs, remoteArgs, unwrapArgv, wrappedArgv } from "../../../../src/proxy/wrap/argv.js";
 
 describe("wrapped argv", () => {
   it("puts the proxy in front and takes it out again", () => {
@@ -55,5 +55,88 @@ describe("wrapped argv", () => {
     // A node server of its own, even one with a proxy command, is not mcp-lint.
     expect(unwrapArgv(["node", "/srv/server.js", "proxy", "--", "x"])).toBeNull();
     expect(unwrapArgv(["node", "/srv/dist/cli.js", "serve", "--", "x"])).toBeNull();
+  });
+
+  it("names the config entry for the proxy's review command, and unwrap still takes the whole prefix out", () => {
+    const argv = wrappedArgv(
+      {
+        version: "1.2.3",
+        launcher: { kind: "path" },
+        lock: "/l/m.lock",
+        passEnv: ["TOKEN"],
+        argsAbsent: false,
+        source: { config: "/p/.mcp.json", entry: "memory" },
+      },
+      ["npx", "-y", "@modelcontextprotocol/server-memory"],
+    );
+    expect(argv).toEqual([
+      "mcp-lint",
+      "proxy",
+      "--pass-env",
+      "TOKEN",
+      "--lock",
+      "/l/m.lock",
+      "--from-config",
+      "/p/.mcp.json",
+      "--entry",
+      "memory",
+      "--",
+      "npx",
+      "-y",
+      "@modelcontextprotocol/server-memory",
+    ]);
+    expect(unwrapArgv(argv)).toEqual({
+      prefixLength: 10,
+      original: ["npx", "-y", "@modelcontextprotocol/server-memory"],
+      argsAbsent: false,
+      lock: "/l/m.lock",
+      remote: false,
+    });
+    const remote = [
+      "npx",
+      ...remoteArgs({
+        version: "1.2.3",
+        launcher: { kind: "npx" },
+        lock: "/l/r.lock",
+        url: "https://x/mcp",
+        headerNames: ["Authorization"],
+        source: { config: "/p/.mcp.json", entry: "api" },
+      }),
+    ];
+    expect(unwrapArgv(remote)).toMatchObject({ remote: true, lock: "/l/r.lock" });
+    expect(proxyArgs(remote)).toEqual({
+      lock: "/l/r.lock",
+      server: null,
+      failOn: null,
+      passEnv: [],
+      url: "https://x/mcp",
+      headers: [],
+      headerEnv: ["Authorization=MCP_LINT_HEADER_1"],
+    });
+  });
+
+  it("reads the proxy's flags in either spelling, the last of a single flag winning, and nothing of the server's own", () => {
+    const argv = [
+      "mcp-lint",
+      "proxy",
+      "--paging",
+      "--lock=/a.lock",
+      "--server",
+      "files",
+      "--fail-on=error",
+      "--pass-env",
+      "A",
+      "--pass-env=B",
+      "--lock",
+      "/b.lock",
+      "--",
+      "srv",
+      "--lock",
+      "/c.lock",
+      "--pass-env",
+      "C",
+    ];
+    expect(proxyArgs(argv)).toEqual({ lock: "/b.lock", server: "files", failOn: "error", passEnv: ["A", "B"], url: null, headers: [], headerEnv: [] });
+    expect(proxyArgs(["node", "/srv/server.js", "proxy", "--lock", "/x", "--", "y"])).toBeNull();
   });
 });

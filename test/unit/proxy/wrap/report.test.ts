@@ -44,6 +44,15 @@ describe("wrap's line for a wrapped server", () => {
     );
   });
 
+  it("says how a lock that existed stands against the server now, after the lock's place (issue 38 item 4)", () => {
+    expect(wrappedLine(wrapped({ state: "kept", check: "its lock still matches" }), false, false)).toBe(
+      'wrapped server "fs" (lock /l/fs.lock, kept as it was); its lock still matches',
+    );
+    expect(leftLine({ server: server("fs"), reason: "already_wrapped", detail: "the server no longer matches its lock (2 errors): review with X" })).toBe(
+      'left server "fs" as it is: already wrapped; the server no longer matches its lock (2 errors): review with X',
+    );
+  });
+
   it("names a server in a scope with its scope", () => {
     expect(leftLine({ server: server("api", "project /w"), reason: "already_wrapped" })).toBe('left server "api" (project /w) as it is: already wrapped');
   });
