@@ -180,12 +180,12 @@ export function message(finding: LintFinding): string {
       return args.reason === "empty" ? "Description is empty." : "Description is missing.";
     case "S2":
       return args.reason === "self_explanatory"
-        ? `Parameter ${quoted(args.name, 60)} has a vague name and no description, though its values say what it takes (not scored).`
+        ? `Parameter ${quoted(args.name, 60)} has a vague name and no description, though its values or the key beside it say what it takes (not scored).`
         : `Parameter ${quoted(args.name, 60)} has a vague name and no description.`;
     case "S3":
       if (args.reason === "untyped") return `Parameter ${quoted(args.name, 60)} has no type or enum.`;
       return args.reason === "self_explanatory"
-        ? `Parameter ${quoted(args.name, 60)} has no description; its name, type and constraints say what it takes (not scored).`
+        ? `Parameter ${quoted(args.name, 60)} has no description; its name, type and constraints (or its described fields) say what it takes (not scored).`
         : `Parameter ${quoted(args.name, 60)} has no description.`;
     case "S4": {
       if (args.reason === "budget") {
@@ -247,24 +247,30 @@ export function message(finding: LintFinding): string {
     case "meta-ui-resource-uri-scheme":
       return `_meta.ui.resourceUri ${quoted(args.value, 80)} does not use the ui:// scheme.`;
     case "schema-format-portability":
-      return `format ${quoted(args.value, 60)} is outside the allowlist; OpenAI's validator rejects the whole tool.`;
+      return `format ${quoted(args.value, 60)} is not one OpenAI's strict mode accepts; Claude Code, Codex and Gemini CLI all list the tool (Codex drops the format).`;
     case "schema-anyof-needs-type":
-      return `${args.reason ?? "anyOf"} branch has no type; Gemini rejects the schema.`;
+      return `${args.reason ?? "anyOf"} branch has no type of its own; clients pass it on, but the Gemini API's OpenAPI-style parameters field (not the one Gemini CLI uses) wants one.`;
     case "schema-no-discriminator-keyword":
-      return "Uses the OpenAPI discriminator keyword, which model vendors ignore or reject.";
+      return "Uses the OpenAPI discriminator keyword, which is not JSON Schema; Codex drops it.";
     case "schema-no-defs":
-      return `Input schema uses $defs, definitions or $ref (${plural(args.count ?? 1, "place")}); Gemini rejects references.`;
+      return `Input schema uses $defs, definitions or $ref (${plural(args.count ?? 1, "place")}); clients pass them on, but the Gemini API's OpenAPI-style parameters field (not the one Gemini CLI uses) cannot resolve them.`;
     case "schema-root-oneof-portability":
-      return "Input schema has oneOf at its root; a client that reads only properties sees no parameters.";
+      return "Input schema has oneOf at its root; Claude Code drops it, merging the branches' parameters as optional and stating the rule in the description.";
     case "schema-dialect-tag":
-      return "Input schema has no $schema; older clients assume draft-07.";
+      return "Input schema has no $schema; a validator that assumes an older dialect may read it otherwise.";
     case "client-unknown-dialect": {
       const effect = args.schema === "outputSchema" ? "; it rejects every call to this tool" : "";
       return `${args.schema ?? "inputSchema"} declares $schema ${quoted(args.value, 80)}, which the MCP SDK v2 client does not recognize${effect}.`;
     }
     case "client-sdk1-rejects": {
       const reason = SDK1_REASONS[args.reason ?? "missing"] ?? SDK1_REASONS.missing;
-      return `${(reason as (finding: LintFinding) => string)(finding)}; MCP SDK 1.x clients (Claude Code, Gemini CLI) reject the whole tools/list result, so they show the model none of this server's tools.`;
+      // Measured with crosscheck (docs/rules/client-sdk1-rejects.md): Claude Code lets a boolean
+      // property schema and a bad outputSchema through; Gemini CLI rejects every case.
+      const effect =
+        args.schema === "outputSchema" || args.reason === "property"
+          ? "Gemini CLI (MCP SDK 1.x) rejects the whole tools/list result, so it shows"
+          : "MCP SDK 1.x clients (Claude Code, Gemini CLI) reject the whole tools/list result, so they show";
+      return `${(reason as (finding: LintFinding) => string)(finding)}; ${effect} the model none of this server's tools.`;
     }
     case "P1":
     case "P2":

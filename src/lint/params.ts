@@ -74,6 +74,20 @@ export function isVagueName(name: string): boolean {
   return name.length === 1 || VAGUE.has(name.toLowerCase());
 }
 
+/**
+ * True for the value of a key/value pair: a parameter named `value` (or `val`) of one scalar type
+ * beside one named `key` or `name` (`env_key`, `tag_name`), which says whose value it is.
+ */
+export function pairedValue(name: string, siblings: readonly string[], schema: JsonObject, root: unknown): boolean {
+  const lower = name.toLowerCase();
+  if (lower !== "value" && lower !== "val") return false;
+  if (!typed(refChain(schema, root), ["string", "number", "integer", "boolean"])) return false;
+  return siblings.some((sibling) => {
+    const last = nameSegments(sibling).at(-1);
+    return sibling !== name && (last === "key" || last === "name");
+  });
+}
+
 /** The schema and the schemas its `$ref` chain points at (not its branches): what one value is declared as. */
 function refChain(schema: JsonObject, root: unknown): JsonObject[] {
   const out: JsonObject[] = [];
@@ -177,16 +191,55 @@ const TELLING_FORMATS = new Set([
   "ipv6",
 ]);
 
+// The last word of a string's name when the value is prose the model writes itself (`commit_message`,
+// `pr_title`, `release_notes`): there is no format to learn and no set of values to pick from.
+const PROSE_WORDS = new Set("title subject description comment comments message note notes summary caption body text content".split(" "));
+// The last word of a string's name when the name states the value's form, as a `format` would (`repo_clone_url`, `email`).
+const FORM_WORDS = new Set("url uri href email".split(" "));
+
+/** How deep a container's properties are read to tell whether its content explains it; past this it does not. */
+const MAX_CONTAINER_DEPTH = 4;
+/** Most properties a container may have and still be read through; a bigger one is not judged self-explanatory. */
+const MAX_CONTAINER_PROPERTIES = 64;
+
+/**
+ * True for an object whose every property is described or explains itself (or an array of such
+ * objects): the model fills it in through those properties, so a description of the object itself
+ * would add nothing to the call. An object without declared properties (a free-form map) is not.
+ */
+function explainedContainer(chain: readonly JsonObject[], root: unknown, depth: number): boolean {
+  if (depth >= MAX_CONTAINER_DEPTH) return false;
+  if (typed(chain, ["array"])) {
+    const items = first(chain, "items");
+    return isObject(items) && explainedContainer(refChain(items, root), root, depth + 1);
+  }
+  const properties = first(chain, "properties");
+  if (!isObject(properties)) return false;
+  const names = Object.keys(properties);
+  if (names.length === 0 || names.length > MAX_CONTAINER_PROPERTIES) return false;
+  return names.every((name) => {
+    const property = properties[name];
+    if (!isObject(property)) return false;
+    return hasDescription(property, root) || pinsOneValue(property) || selfExplanatoryAt(name, property, root, depth + 1);
+  });
+}
+
 /**
  * True when a parameter's name, type and constraints already say what to pass, so a missing
  * description costs a model little: an enum of self-describing words (`none`, `underline`,
  * `line-through`), a boolean named by a verb or adjective (`wrap`, `include_archived`), a number
  * bounded on both sides and named like a unit (`longitude` -180..180), a string whose `format`
- * names the kind of value (`created_at` as `date-time`), or a string named like a unit or measure
- * with a pattern for its form (`padding_top` as `^\d+px$`, `color` as `^#[0-9A-Fa-f]{6}$`). A `$ref`
+ * names the kind of value (`created_at` as `date-time`) or whose name does (`repo_clone_url`,
+ * `email`), a string of prose the model writes (`title`, `commit_message`), a string named like a
+ * unit or measure with a pattern for its form (`padding_top` as `^\d+px$`, `color` as
+ * `^#[0-9A-Fa-f]{6}$`), or an object whose every property is described or explains itself. A `$ref`
  * is followed; branches are not.
  */
 export function selfExplanatory(name: string, schema: JsonObject, root: unknown): boolean {
+  return selfExplanatoryAt(name, schema, root, 0);
+}
+
+function selfExplanatoryAt(name: string, schema: JsonObject, root: unknown, depth: number): boolean {
   const chain = refChain(schema, root);
   if (enumOfWords(first(chain, "enum"))) return true;
   if (typed(chain, ["boolean"])) return flagName(name);
@@ -194,8 +247,13 @@ export function selfExplanatory(name: string, schema: JsonObject, root: unknown)
     const bounded = bound(chain, ["minimum", "exclusiveMinimum"]) && bound(chain, ["maximum", "exclusiveMaximum"]);
     return bounded && unitName(name);
   }
+  if (typed(chain, ["object", "array"]) || (first(chain, "type") === undefined && first(chain, "properties") !== undefined))
+    return explainedContainer(chain, root, depth);
   if (!typed(chain, ["string"])) return false;
   const format = first(chain, "format");
   if (typeof format === "string" && TELLING_FORMATS.has(format)) return !isVagueName(name);
-  return typeof first(chain, "pattern") === "string" && unitName(name);
+  if (typeof first(chain, "pattern") === "string") return unitName(name);
+  if (isVagueName(name) || first(chain, "enum") !== undefined || format !== undefined) return false;
+  const last = nameSegments(name).at(-1) ?? "";
+  return PROSE_WORDS.has(last) || FORM_WORDS.has(last);
 }

@@ -62,8 +62,13 @@ const VERB_GROUPS: readonly string[] = [
   "delete remove destroy drop purge erase clear trash unregister",
   "archive",
   "restore unarchive undelete",
-  "move copy clone duplicate",
-  "send reply forward publish notify",
+  // Moving and copying, replying and forwarding, are different acts, not words for one.
+  "move",
+  "copy clone duplicate",
+  "send notify",
+  "reply",
+  "forward",
+  "publish",
   "run execute exec invoke call start launch trigger",
   "stop cancel kill abort terminate",
   "open",
@@ -82,7 +87,9 @@ const VERB_GROUPS: readonly string[] = [
   "assign",
   "unassign",
   "validate check verify test",
-  "generate render build compile convert translate summarize",
+  "generate render build compile convert",
+  "translate",
+  "summarize",
 ];
 
 const VERB_GROUP = new Map<string, number>();

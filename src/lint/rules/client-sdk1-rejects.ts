@@ -3,8 +3,9 @@
 import { childPointer, isObject, own } from "../json.js";
 import type { Rule } from "./rule.js";
 
-// An error: Claude Code and Gemini CLI show the model none of the server's tools when one fails
-// (docs/crosscheck.md, render-tools-absent), so the tool cannot be called on the clients most use.
+// An error: crosscheck shows Gemini CLI asking its model with none of the server's tools for every
+// case below, and Claude Code too for all but a boolean property schema and a bad outputSchema
+// (docs/rules/client-sdk1-rejects.md), so the tool cannot be called on the clients most use.
 // The SDK 1.x Tool schema requires both schema roots to be objects with `type: "object"`, each
 // top-level property schema to be an object (not `true`/`false`), `required` to be strings and a
 // string `title`. Non-boolean annotation hints and a non-string description are rejected too, but

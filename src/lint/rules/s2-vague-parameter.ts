@@ -3,7 +3,7 @@
 import type { ToolView } from "../context.js";
 import { isObject } from "../json.js";
 import { declaringSites, toolParameters } from "../parameters.js";
-import { hasDescription, isVagueName, selfExplanatory } from "../params.js";
+import { hasDescription, isVagueName, pairedValue, selfExplanatory } from "../params.js";
 import type { Rule } from "./rule.js";
 
 /** A parameter S2 flags: where it is first declared, its name, and whether its type and constraints make up for the name. */
@@ -41,7 +41,7 @@ function computeVagueParameters(view: ToolView): Map<string, VagueParameter> {
     out.set(parameter.place, {
       path: firstSite.path,
       name: parameter.name,
-      selfExplanatory: sites.every((site) => selfExplanatory(parameter.name, site.node, root)),
+      selfExplanatory: sites.every((site) => selfExplanatory(parameter.name, site.node, root) || pairedValue(parameter.name, view.params, site.node, root)),
     });
   }
   return out;
@@ -53,7 +53,7 @@ export const s2VagueParameter: Rule = {
   check(context, report) {
     for (const view of context.tools) {
       for (const [place, found] of vagueParameters(view)) {
-        // `value` with an enum of `on`/`off` says what it takes despite its name: noted, not charged.
+        // `value` with an enum of `on`/`off`, or a string `value` beside a `key`, says what it takes despite its name: noted, not charged.
         if (found.selfExplanatory) report.tool(view, "info", found.path, { reason: "self_explanatory", name: found.name, place });
         else report.tool(view, "warning", found.path, { name: found.name, place });
       }

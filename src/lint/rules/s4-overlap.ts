@@ -1,7 +1,7 @@
 /** S4: two tools that overlap: similar name and description (TF-IDF cosine >= 0.5), or one retired for the other, and at least half their parameters shared. */
 
 import type { ToolView } from "../context.js";
-import { own } from "../json.js";
+import { isObject, own } from "../json.js";
 import { replacementNamed } from "../replacement.js";
 import { similarPairs } from "../similarity.js";
 import { isVerb, nameSegments, segmentTerms, stem, verbGroup } from "../text.js";
@@ -72,6 +72,30 @@ function headNoun(view: ToolView, common: ReadonlySet<string>): Head | null {
 }
 
 /**
+ * The words of a name that say what the tool does to what: verbs as their kind (so `get` and `read`
+ * are one word), nouns stemmed, without articles, connectors, view words or versions.
+ */
+function nameWords(view: ToolView): Set<string> {
+  const out = new Set<string>();
+  for (const raw of view.segments) {
+    if (ARTICLES.has(raw) || CONNECTORS.has(raw) || VIEW_WORDS.has(raw) || VERSION.test(raw)) continue;
+    out.add(isVerb(raw) ? `verb:${verbGroup([raw])}` : stem(raw));
+  }
+  return out;
+}
+
+/**
+ * True when each name has a word the other lacks: one swapped for another (`power_on` / `power_off`,
+ * `begin_transaction` / `commit_transaction`, `stories_create_comment` / `epics_create_comment`,
+ * `get_mysql_config` / `get_opensearch_config`) names another action or another thing. A name that
+ * only adds words to the other's (`read_file` / `read_text_file`) is a variant of it, which S4 compares.
+ */
+function wordSwapped(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const lacks = (from: ReadonlySet<string>, to: ReadonlySet<string>) => [...from].some((word) => !to.has(word));
+  return lacks(a, b) && lacks(b, a);
+}
+
+/**
  * A service prefix or suffix most tool names carry (`github_*`, `API-*`, `*_exa`): no evidence of
  * overlap. Only the first and last segments count; a word many names share in the middle (`file`
  * in a filesystem server) still names what the tools act on.
@@ -98,6 +122,56 @@ function ubiquitousParams(tools: readonly ToolView[]): Set<string> {
   if (tools.length < 5) return out;
   for (const [name, count] of counts) if (count >= tools.length * 0.9) out.add(name);
   return out;
+}
+
+// The last word of a parameter that names an identifier (`teamId`, `issue_key`, `pull_number`);
+// the word before it is the thing identified. A credential (`api_key`) identifies no object.
+const ID_WORDS = new Set("id ids uuid uuids guid gid identifier identifiers slug key keys number num".split(" "));
+const CREDENTIAL_WORDS = new Set("api access secret auth license signing".split(" "));
+// Words between the thing and its identifier word that qualify the identifier (`storyPublicId`, `private_key`).
+const ID_QUALIFIERS = new Set("public private internal external unique global local short full display numeric custom".split(" "));
+
+/** What a tool's parameters identify: the things its required identifiers name, and the things any of its parameters can name. */
+interface Identity {
+  /** Stemmed nouns of the required identifying parameters (`teamId` -> team). */
+  required: Set<string>;
+  /** Stemmed nouns of every identifying parameter, required or not. */
+  takes: Set<string>;
+  /** A bare `id` (or `identifier`), which may identify anything. */
+  bare: boolean;
+}
+
+/** The identity a tool's root parameters carry. */
+function identityOf(view: ToolView): Identity {
+  const identity: Identity = { required: new Set(), takes: new Set(), bare: false };
+  const required = isObject(view.inputSchema) ? own(view.inputSchema, "required") : undefined;
+  const requiredNames = new Set(Array.isArray(required) ? required.filter((name): name is string => typeof name === "string") : []);
+  for (const name of view.params) {
+    const segments = nameSegments(name);
+    const last = segments[segments.length - 1];
+    if (last === undefined || !ID_WORDS.has(last) || GENERIC_PARAMS.has(name.toLowerCase().replace(/[-_]/g, ""))) continue;
+    let at = segments.length - 2;
+    while (at >= 0 && ID_QUALIFIERS.has(segments[at] as string)) at--;
+    const noun = segments[at];
+    if (noun === undefined) {
+      if (last === "id" || last === "ids" || last === "identifier" || last === "uuid") identity.bare = true;
+      continue;
+    }
+    if (CREDENTIAL_WORDS.has(noun)) continue;
+    identity.takes.add(stem(noun));
+    if (requiredNames.has(name)) identity.required.add(stem(noun));
+  }
+  return identity;
+}
+
+/**
+ * The two tools act on different things by their input: one requires an identifier of a thing the
+ * other cannot be given at all (`getTeamDocuments` needs a `teamId`, `getIssueDocuments` takes none,
+ * and the other way round). However alike their words, they answer for different objects.
+ */
+function identitiesDiffer(a: Identity, b: Identity): boolean {
+  const lacks = (from: Identity, to: Identity) => !to.bare && [...from.required].some((noun) => !to.takes.has(noun));
+  return lacks(a, b) || lacks(b, a);
 }
 
 /** Most overlaps reported per tool (the closest ones); the message gives the total. */
@@ -132,6 +206,8 @@ export const s4Overlap: Rule = {
     const params = tools.map((view) => new Set(view.params.filter(evidence)));
     const verbs = tools.map((view) => verbGroup(view.segments));
     const verbWords = tools.map((view) => view.segments.find((segment) => isVerb(segment)) ?? null);
+    const identities = tools.map(identityOf);
+    const words = tools.map(nameWords);
     // Blocks: tools whose names act on the same thing (same head noun) with the same kind of verb. A
     // name without a head noun is not compared; one without a known verb joins every verb's block.
     const byHead = new Map<string, { verbs: Map<number, number[]>; none: number[] }>();
@@ -164,6 +240,10 @@ export const s4Overlap: Rule = {
       if ((heads[a]?.beforeVerb === true || heads[b]?.beforeVerb === true) && verbWords[a] !== verbWords[b]) return false;
       // Same name twice is name-unique's finding, not an overlap.
       if ((tools[a] as ToolView).name === (tools[b] as ToolView).name) return false;
+      // A word swapped for another (`power_on` / `power_off`, `get_mysql_config` / `get_opensearch_config`) is another action or thing.
+      if (wordSwapped(words[a] as Set<string>, words[b] as Set<string>)) return false;
+      // Required identifiers of different things (team_id / issue_id): different objects, not one job twice.
+      if (identitiesDiffer(identities[a] as Identity, identities[b] as Identity)) return false;
       return sharesHalf(params[a] as Set<string>, params[b] as Set<string>);
     };
     // A description that retires its tool for another one ("Deprecated: use X instead") is the

@@ -64,7 +64,7 @@ function listVerbAt(segments: readonly string[]): number {
 // A list of the server's setup is fixed by its code, its launch or its configuration, or holds only
 // what this client opened: allowed directories and roots, capabilities and features, versions, the
 // server's tools, prompts and resource templates, settings and environment variables, supported
-// languages and formats, open sessions and the searches this client started. The words below name the second kind; one of them in the
+// languages and formats, open sessions and the searches and transactions this client started. The words below name the second kind; one of them in the
 // name (or in the description's first sentence, for the stricter second set) keeps S7 quiet on a
 // tool that takes no input.
 const CONFIG_NAME_WORDS = new Set(
@@ -72,7 +72,7 @@ const CONFIG_NAME_WORDS = new Set(
     "allowed permitted accessible access config configs configuration configurations configured setting settings " +
     "option options preference preferences capability capabilities feature features version versions " +
     "tool tools prompt prompts root roots env environment environments variable variables permission permissions " +
-    "scope scopes supported session sessions searches connection connections type types kind kinds format formats " +
+    "scope scopes supported session sessions searches transaction transactions connection connections type types kind kinds format formats " +
     "language languages locale locales timezone timezones command commands"
   ).split(" "),
 );

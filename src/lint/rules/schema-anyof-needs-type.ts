@@ -1,4 +1,8 @@
-/** schema-anyof-needs-type: an `anyOf`/`oneOf` branch in the input schema without its own `type` (Gemini rejects it). */
+/** schema-anyof-needs-type: an `anyOf`/`oneOf` branch in the input schema without its own `type`. */
+
+// Info: Claude Code, Codex and Gemini CLI list such a tool and pass the branch on (Codex gives a
+// `const` branch a type and shows a `true` branch as a string); the Gemini API's OpenAPI-style
+// `parameters` field wants a type on each schema, but Gemini CLI sends `parametersJsonSchema`.
 
 import { own } from "../json.js";
 import { inputSchemaNodes } from "../context.js";
@@ -11,7 +15,7 @@ export const schemaAnyofNeedsType: Rule = {
     for (const view of context.tools) {
       for (const { node, path, slot } of inputSchemaNodes(view)) {
         if (slot.kind !== "branch" || slot.keyword === "allOf") continue;
-        if (typeof node === "boolean" || own(node, "type") === undefined) report.tool(view, "warning", path, { reason: slot.keyword });
+        if (typeof node === "boolean" || own(node, "type") === undefined) report.tool(view, "info", path, { reason: slot.keyword });
       }
     }
   },

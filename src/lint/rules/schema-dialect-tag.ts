@@ -1,4 +1,6 @@
-/** schema-dialect-tag (strict): an input schema without a root `$schema`, so older clients assume draft-07. */
+/** schema-dialect-tag (strict): an input schema without a root `$schema`. */
+
+// Info: no client crosscheck runs treats an untagged schema differently (Codex drops every `$schema`).
 
 import { isObject, own } from "../json.js";
 import type { Rule } from "./rule.js";
@@ -8,7 +10,7 @@ export const schemaDialectTag: Rule = {
   id: "schema-dialect-tag",
   check(context, report) {
     for (const view of context.tools) {
-      if (isObject(view.inputSchema) && own(view.inputSchema, "$schema") === undefined) report.tool(view, "warning", "/inputSchema", {});
+      if (isObject(view.inputSchema) && own(view.inputSchema, "$schema") === undefined) report.tool(view, "info", "/inputSchema", {});
     }
   },
 };

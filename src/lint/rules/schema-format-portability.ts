@@ -1,14 +1,16 @@
-/** schema-format-portability: a `format` in the input schema outside the allowlist (OpenAI's nine by default). */
+/** schema-format-portability: a `format` in the input schema outside the allowlist (OpenAI's strict-mode nine by default). */
 
 import { childPointer, own } from "../json.js";
 import { inputSchemaNodes } from "../context.js";
 import type { Rule } from "./rule.js";
 
-/** The formats OpenAI's tool validator accepts: the strictest common target. */
+/** The formats OpenAI's strict function calling (Structured Outputs) accepts: the strictest common target. */
 export const DEFAULT_FORMAT_ALLOWLIST: readonly string[] = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
 
 // Only the input schema is checked: it is what a client forwards to the model vendor as the
 // function's parameters. The output schema stays with the client.
+// Info: every client crosscheck runs lists such a tool; Codex drops `format` (any format) and sends
+// its tools with strict: false, so OpenAI's strict validator never sees them (docs/rules page).
 
 /** schema-format-portability rule. */
 export const schemaFormatPortability: Rule = {
@@ -20,7 +22,7 @@ export const schemaFormatPortability: Rule = {
         if (typeof node !== "object") continue;
         const format = own(node, "format");
         if (typeof format === "string" && !allowed.has(format)) {
-          report.tool(view, "error", childPointer(path, "format"), { value: format.length > 80 ? format.slice(0, 80) : format });
+          report.tool(view, "info", childPointer(path, "format"), { value: format.length > 80 ? format.slice(0, 80) : format });
         }
       }
     }

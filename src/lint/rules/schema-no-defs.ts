@@ -1,4 +1,8 @@
-/** schema-no-defs (strict): `$defs`, `definitions` or `$ref` in the input schema, which Gemini rejects. */
+/** schema-no-defs (strict): `$defs`, `definitions` or `$ref` in the input schema. */
+
+// Info: Claude Code, Codex and Gemini CLI pass references and their definitions on, recursive ones
+// too; only the Gemini API's OpenAPI-style `parameters` field cannot resolve them, and Gemini CLI
+// sends `parametersJsonSchema` instead.
 
 import { childPointer, own } from "../json.js";
 import { inputSchemaNodes } from "../context.js";
@@ -21,7 +25,7 @@ export const schemaNoDefs: Rule = {
           count++;
         }
       }
-      if (first !== null) report.tool(view, "warning", first, { count });
+      if (first !== null) report.tool(view, "info", first, { count });
     }
   },
 };

@@ -1,4 +1,6 @@
-/** schema-no-discriminator-keyword: the OpenAPI `discriminator` keyword in the input schema, which vendors ignore or reject. */
+/** schema-no-discriminator-keyword: the OpenAPI `discriminator` keyword in the input schema. */
+
+// Info: every client lists the tool; Codex drops the keyword, the others pass it on unread.
 
 import { childPointer, own } from "../json.js";
 import { inputSchemaNodes } from "../context.js";
@@ -10,7 +12,7 @@ export const schemaNoDiscriminatorKeyword: Rule = {
   check(context, report) {
     for (const view of context.tools) {
       for (const { node, path } of inputSchemaNodes(view)) {
-        if (typeof node === "object" && own(node, "discriminator") !== undefined) report.tool(view, "warning", childPointer(path, "discriminator"), {});
+        if (typeof node === "object" && own(node, "discriminator") !== undefined) report.tool(view, "info", childPointer(path, "discriminator"), {});
       }
     }
   },

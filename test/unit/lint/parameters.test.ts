@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildContext } from "../../../src/lint/context.js";
 import { DEFAULT_LINT_OPTIONS, lintServer } from "../../../src/lint/index.js";
 import { toolParameters } from "../../../src/lint/parameters.js";
-import { selfExplanatory } from "../../../src/lint/params.js";
+import { pairedValue, selfExplanatory } from "../../../src/lint/params.js";
 
 const view = (inputSchema: unknown) => {
   const [tool] = buildContext([{ name: "t", description: "d", inputSchema }], null, DEFAULT_LINT_OPTIONS).tools;
@@ -96,7 +96,9 @@ describe("toolParameters", () => {
     expect(new Set(places).size).toBe(places.length);
     expect(places).toContain("message.contents.action.label");
     expect(s3.find((finding) => finding.args.place === "message.contents.contents[].color")?.args.reason).toBe("self_explanatory");
-    expect(s3.find((finding) => finding.args.place === "message.contents.action.uri")?.args.reason).toBe("undescribed");
+    expect(s3.find((finding) => finding.args.place === "message.contents.action.label")?.args.reason).toBe("undescribed");
+    // A string named for its form (a URI) says what it takes, as a format would.
+    expect(s3.find((finding) => finding.args.place === "message.contents.action.uri")?.args.reason).toBe("self_explanatory");
   });
 });
 
@@ -145,5 +147,61 @@ describe("selfExplanatory", () => {
   it("near miss: a vague name with a format, or a pattern on a name that is no unit", () => {
     expect(says("id", { type: "string", format: "uuid" })).toBe(false);
     expect(says("code", { type: "string", pattern: "^[A-Z]{3}$" })).toBe(false);
+  });
+
+  // Issue 39's survey on servers it was not tuned on: an undescribed free-text field, a URL and a
+  // wrapper object whose fields are all described were charged as if the model could not tell what to send.
+  it("a string of prose the model writes, or one whose name states its form", () => {
+    for (const name of ["title", "commit_message", "releaseNotes", "description", "comment", "email", "repo_clone_url", "webhookUrl"])
+      expect(says(name, { type: "string" }), name).toBe(true);
+  });
+
+  it("near miss: a prose or form word with a format of its own or a pattern, a vague name, or a name that only starts with one", () => {
+    expect(says("message", { type: "string", pattern: "^[A-Z]{3}$" })).toBe(false);
+    expect(says("url", { type: "string", format: "binary" })).toBe(false);
+    expect(says("data", { type: "string" })).toBe(false);
+    for (const name of ["url_template_id", "message_id", "title_filter", "name", "version", "branch"]) expect(says(name, { type: "string" }), name).toBe(false);
+  });
+
+  it("an object whose every field is described or explains itself, at any depth, or an array of such objects", () => {
+    const papertrail = { type: "object", properties: { endpoint: { type: "string", description: "Papertrail syslog endpoint." } } };
+    expect(says("papertrail", papertrail)).toBe(true);
+    expect(says("nvidia_gpu_device_plugin", { type: "object", properties: { enabled: { type: "boolean" } } })).toBe(true);
+    const dueDateTime = {
+      type: ["object", "null"],
+      properties: { dateTime: { type: "string", description: "A time." }, timeZone: { type: "string", description: "A zone." } },
+    };
+    const root = { $defs: { time: dueDateTime } };
+    expect(
+      says(
+        "flag",
+        { type: "object", properties: { dueDateTime: { $ref: "#/$defs/time" }, flagStatus: { type: "string", enum: ["flagged", "complete"] } } },
+        root,
+      ),
+    ).toBe(true);
+    expect(says("destinations", { type: "array", items: papertrail })).toBe(true);
+  });
+
+  it("near miss: an object with an undescribed field, a free-form map, an array of plain strings, or one nested too deep to read", () => {
+    expect(says("acl", { type: "object", properties: { topic: { type: "string" }, permission: { type: "string", description: "Read or write." } } })).toBe(
+      false,
+    );
+    expect(says("labels", { type: "object", additionalProperties: { type: "string" } })).toBe(false);
+    expect(says("orderHints", { type: "object", properties: {}, additionalProperties: true })).toBe(false);
+    expect(says("monitorTags", { type: "array", items: { type: "string" } })).toBe(false);
+    let deep: Record<string, unknown> = { type: "object", properties: { enabled: { type: "boolean" } } };
+    for (let level = 0; level < 5; level++) deep = { type: "object", properties: { inner: deep } };
+    expect(says("outer", deep)).toBe(false);
+  });
+});
+
+describe("pairedValue", () => {
+  it("a scalar value beside its key is not vague; a value of several types, or one with no key beside it, is", () => {
+    expect(pairedValue("value", ["key", "value", "is_runtime"], { type: "string" }, {})).toBe(true);
+    expect(pairedValue("value", ["tag_name", "value"], { type: "number" }, {})).toBe(true);
+    // Desktop Commander's set_config_value: the value's type is open, so what to send needs saying.
+    expect(pairedValue("value", ["key", "value"], { anyOf: [{ type: "string" }, { type: "array" }] }, {})).toBe(false);
+    expect(pairedValue("value", ["value", "origin"], { type: "string" }, {})).toBe(false);
+    expect(pairedValue("data", ["key", "data"], { type: "string" }, {})).toBe(false);
   });
 });

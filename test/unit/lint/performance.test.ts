@@ -14,7 +14,8 @@ function crowdedTools(count: number): unknown[] {
     const verb = VERBS[index % VERBS.length] as string;
     const noun = NOUNS[Math.floor(index / VERBS.length) % NOUNS.length] as string;
     return {
-      name: `svc${index % 97}_${verb}_${noun}_${index}`,
+      // One service prefix: names that differ by a word (`svc3_` / `svc5_`) are other things to S4, not overlaps.
+      name: `svc_${verb}_${noun}_${index}`,
       description: `${verb} a ${noun} in workspace ${index % 13}. Returns the ${noun} with its fields; fails when the ${noun} is locked.`,
       inputSchema: {
         type: "object",

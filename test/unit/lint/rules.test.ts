@@ -99,3 +99,50 @@ describe("options", () => {
     expect(s3.map((finding) => finding.args.reason)).toEqual(["untyped", "undescribed"]);
   });
 });
+
+// The fixtures the portability and client rules' severities were measured on with crosscheck
+// (docs/rules/<rule>.md, bench/client-constructs.mjs): each must still show its rule, at the severity
+// its page gives, so the evidence and the rule cannot drift apart.
+describe("issue 39: the crosscheck construct fixtures", () => {
+  const constructs = join(import.meta.dirname, "../../fixtures/crosscheck/constructs");
+  const strict: LintOptions = { disable: new Set(), portability: "strict", formatAllowlist: [] };
+  const EXPECTED: Record<string, [RuleId, string][]> = {
+    "format.json": [["schema-format-portability", "info"]],
+    "anyof-untyped-branch.json": [["schema-anyof-needs-type", "info"]],
+    "anyof-boolean-branch.json": [["schema-anyof-needs-type", "info"]],
+    "discriminator.json": [["schema-no-discriminator-keyword", "info"]],
+    "refs.json": [["schema-no-defs", "info"]],
+    "root-oneof.json": [["schema-root-oneof-portability", "info"]],
+    "dialect.json": [
+      ["schema-dialect-tag", "info"],
+      ["client-unknown-dialect", "info"],
+    ],
+  };
+  for (const file of readdirSync(constructs).filter((name) => name.endsWith(".json"))) {
+    it(file, () => {
+      const { tools } = JSON.parse(readFileSync(join(constructs, file), "utf8")) as { tools: unknown[] };
+      const found = lintServer({ tools }, strict).findings;
+      const expected = file.startsWith("sdk1-") ? [["client-sdk1-rejects", "error"] as [RuleId, string]] : (EXPECTED[file] ?? []);
+      expect(expected.length, `${file} has an expectation`).toBeGreaterThan(0);
+      for (const [rule, severity] of expected) {
+        expect(
+          found.filter((finding) => finding.rule === rule).map((finding) => finding.severity),
+          rule,
+        ).toContain(severity);
+      }
+    });
+  }
+
+  it("client-sdk1-rejects names the clients crosscheck saw hide the list: Gemini CLI alone for a boolean property or a bad outputSchema", () => {
+    const sdk1 = (tool: unknown) =>
+      lintServer({ tools: [tool] })
+        .findings.filter((finding) => finding.rule === "client-sdk1-rejects")
+        .map(message);
+    const [untyped] = sdk1({ name: "a", description: "d", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#" } });
+    expect(untyped).toContain("MCP SDK 1.x clients (Claude Code, Gemini CLI) reject the whole tools/list result, so they show the model none");
+    const [property] = sdk1({ name: "a", description: "d", inputSchema: { type: "object", properties: { value: true } } });
+    expect(property).toContain("Gemini CLI (MCP SDK 1.x) rejects the whole tools/list result, so it shows the model none");
+    const [output] = sdk1({ name: "a", description: "d", inputSchema: { type: "object" }, outputSchema: { type: "array" } });
+    expect(output).toContain("Gemini CLI (MCP SDK 1.x) rejects");
+  });
+});
