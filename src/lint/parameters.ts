@@ -81,6 +81,7 @@ function computeParameters(view: ToolView): Parameter[] {
   const placeOf = new Map<object, { place: string; level: number }>();
   const branchOwner = new Map<object, JsonObject>();
   const byPlace = new Map<string, Parameter>();
+  const seenPaths = new Set<string>();
   const out: Parameter[] = [];
   for (const { node, path, slot, owner, inCondition } of inputSchemaNodes(view)) {
     const outer = owner === null ? { place: "", level: 0 } : (placeOf.get(owner) ?? { place: "", level: 0 });
@@ -94,6 +95,10 @@ function computeParameters(view: ToolView): Parameter[] {
     if (slot.kind !== "property") continue;
     const parent = branchOwner.get(slot.parent);
     const restates = parent !== undefined && declares(parent, slot.name);
+    // A declaration reached again through a recursive `$ref` (a box whose contents are boxes) is
+    // the one already seen at a shallower place, not another parameter.
+    if (seenPaths.has(path)) continue;
+    seenPaths.add(path);
     let parameter = byPlace.get(here.place);
     if (parameter === undefined) {
       parameter = { place: here.place, name: slot.name, level: here.level, sites: [] };

@@ -18,8 +18,11 @@ export const schemaFormatPortability: Rule = {
   check(context, report) {
     const allowed = new Set([...DEFAULT_FORMAT_ALLOWLIST, ...context.options.formatAllowlist]);
     for (const view of context.tools) {
+      // A sub-schema reached again through a recursive `$ref` is the same declaration: one finding.
+      const seen = new Set<object>();
       for (const { node, path } of inputSchemaNodes(view)) {
-        if (typeof node !== "object") continue;
+        if (typeof node !== "object" || seen.has(node)) continue;
+        seen.add(node);
         const format = own(node, "format");
         if (typeof format === "string" && !allowed.has(format)) {
           report.tool(view, "info", childPointer(path, "format"), { value: format.length > 80 ? format.slice(0, 80) : format });

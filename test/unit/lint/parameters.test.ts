@@ -63,11 +63,12 @@ describe("toolParameters", () => {
       ["message.contents.contents[].text", 1],
       ["message.contents.contents[].color", 1],
       ["message.contents.action", 2],
-      // The button's $ref reaches the text's action union again: the same place, more sites.
-      ["message.contents.action.type", 4],
-      ["message.contents.action.label", 4],
-      ["message.contents.action.data", 2],
-      ["message.contents.action.uri", 2],
+      // The button's $ref reaches the text's action union again: the same place and the same
+      // declarations, so no more sites (one per branch that declares it).
+      ["message.contents.action.type", 2],
+      ["message.contents.action.label", 2],
+      ["message.contents.action.data", 1],
+      ["message.contents.action.uri", 1],
       ["message.contents.color", 1],
     ]);
   });
@@ -203,5 +204,20 @@ describe("pairedValue", () => {
     expect(pairedValue("value", ["key", "value"], { anyOf: [{ type: "string" }, { type: "array" }] }, {})).toBe(false);
     expect(pairedValue("value", ["value", "origin"], { type: "string" }, {})).toBe(false);
     expect(pairedValue("data", ["key", "data"], { type: "string" }, {})).toBe(false);
+  });
+});
+
+// Regression (issue 39): LINE's flex message reaches its box through a recursive $ref, so each
+// property of the box was one parameter at "contents.size" and another at "contents.contents[].size",
+// both reported at the same declaration.
+describe("a declaration reached again through a recursive $ref", () => {
+  it("is one parameter, at its shallowest place", () => {
+    const box = {
+      type: "object",
+      properties: { size: { type: "string" }, contents: { type: "array", items: { $ref: "#/$defs/box" } } },
+    };
+    const tool = view({ type: "object", properties: { contents: { $ref: "#/$defs/box" } }, $defs: { box } });
+    const places = toolParameters(tool).map((parameter) => parameter.place);
+    expect(places.filter((place) => place.endsWith("size"))).toEqual(["contents.size"]);
   });
 });
