@@ -27,13 +27,7 @@ export function resolveLocalRef(root: unknown, ref: string): unknown {
 
 /** The schema and the schemas it stands for: itself, its `$ref` chain, and its direct combinator members. */
 function aspects(schema: JsonObject, root: unknown): JsonObject[] {
-  const out: JsonObject[] = [];
-  let node: unknown = schema;
-  for (let hop = 0; hop < MAX_REF_HOPS && isObject(node); hop++) {
-    out.push(node);
-    const ref = own(node, "$ref");
-    node = typeof ref === "string" ? resolveLocalRef(root, ref) : undefined;
-  }
+  const out = refChain(schema, root);
   for (const first of [...out]) {
     for (const keyword of ["anyOf", "oneOf", "allOf"]) {
       const members = own(first, keyword);

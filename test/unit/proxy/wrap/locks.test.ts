@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigServer } from "../../../../src/config/types.js";
+import { configServer } from "./config-server.js";
 import { isUserLevel, lockPathFor } from "../../../../src/proxy/wrap/locks.js";
 
-const server = (name: string, scope: string | null = null): ConfigServer => ({
-  client: "claude-desktop",
-  scope,
-  name,
-  transport: "stdio",
-  disabled: false,
-  launch: { argv: ["x"] },
-  remote: null,
-  problem: null,
-  at: ["mcpServers", name],
-  line: 1,
-});
+const server = configServer;
 const linux = { platform: "linux" as const, home: "/home/me", env: {} };
 
 describe("where wrap keeps locks", () => {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigServer } from "../../../../src/config/types.js";
+import { configServer } from "./config-server.js";
 import { closingLine, leftLine, lockFacts, refusalText, type WrappedServer, wrappedLine } from "../../../../src/proxy/wrap/report.js";
 
-const server = (name: string, scope: string | null = null): ConfigServer => ({
-  client: "claude-desktop",
-  scope,
-  name,
-  transport: "stdio",
-  disabled: false,
-  launch: { argv: ["x"] },
-  remote: null,
-  problem: null,
-  at: ["mcpServers", name],
-  line: 1,
-});
+const server = configServer;
 
 const wrapped = (overrides: Partial<WrappedServer> = {}): WrappedServer => ({
   server: server("fs"),
