@@ -246,6 +246,8 @@ export function message(finding: LintFinding): string {
       return args.reason === "empty" ? "_meta.ui.resourceUri is empty." : "_meta.ui has no resourceUri.";
     case "meta-ui-resource-uri-scheme":
       return `_meta.ui.resourceUri ${quoted(args.value, 80)} does not use the ui:// scheme.`;
+    case "mcp-header":
+      return mcpHeaderMessage(finding);
     case "schema-format-portability":
       return `format ${quoted(args.value, 60)} is not one OpenAI's strict mode accepts; Claude Code, Codex and Gemini CLI all list the tool (Codex drops the format).`;
     case "schema-anyof-needs-type":
@@ -326,6 +328,10 @@ export function fix(finding: LintFinding): string {
         return "Remove the instruction: a tool must not steer the model against the user or other servers.";
       if (args.kind === "quiet_comment") return "Remove the comment, or write it visibly if the model needs it.";
       return RULES.S8.fix;
+    case "mcp-header":
+      return args.reason?.startsWith("secret_") === true
+        ? "Remove x-mcp-header from this parameter: a secret belongs in the request's authentication, not in a header every proxy sees and may log."
+        : RULES["mcp-header"].fix;
     case "annotation-missing":
       return args.reason === "none"
         ? "Add annotations with readOnlyHint (and destructiveHint, idempotentHint, openWorldHint) to every tool, so clients can tell tools that only read from tools that change things."
@@ -351,4 +357,30 @@ export function fix(finding: LintFinding): string {
     default:
       return RULES[finding.rule].fix;
   }
+}
+
+const MCP_HEADER_PROBLEMS: Record<string, string> = {
+  empty: "an empty header name",
+  not_token: "a header name that is not an HTTP token (RFC 9110 tchar only)",
+  duplicate: "a header name another parameter of the tool already uses (names compare case-insensitively)",
+  unreachable: "a header outside a chain of properties from the schema's root (under items, a combinator or a reference)",
+  type: "a header on a parameter that is not a string, integer or boolean",
+};
+
+const SECRET_CLUES: Record<string, string> = {
+  secret_name: "its name",
+  secret_description: "its description",
+  secret_schema: "its schema (format password or writeOnly)",
+};
+
+/** mcp-header: the parameter, the header it would send, and why that is a problem. */
+function mcpHeaderMessage(finding: LintFinding): string {
+  const { args } = finding;
+  const parameter = args.name === undefined || args.name === "" ? "A schema node" : `Parameter ${quoted(args.name, 60)}`;
+  const clue = SECRET_CLUES[args.reason ?? ""];
+  if (clue !== undefined) {
+    return `${parameter} looks like a secret (${clue}) and carries x-mcp-header, so MCP 2026-07-28 clients send its value in an Mcp-Param- HTTP header every proxy on the way sees.`;
+  }
+  const problem = MCP_HEADER_PROBLEMS[args.reason ?? ""] ?? MCP_HEADER_PROBLEMS.not_token;
+  return `${parameter} declares x-mcp-header ${quoted(args.value, 60)}: ${problem}; MCP 2026-07-28 clients drop the whole tool.`;
 }

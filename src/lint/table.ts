@@ -158,6 +158,16 @@ export const RULES = {
     docs: docs("meta-ui-resource-uri-scheme"),
     fix: "Serve the UI as a ui:// resource from the server rather than an external URL.",
   },
+  "mcp-header": {
+    severities: ["error", "warning"],
+    title: "x-mcp-header on a secret or one clients reject",
+    meaning:
+      "An x-mcp-header (MCP 2026-07-28) copies a parameter's value into an Mcp-Param-{name} HTTP header that every proxy on the way sees: on a parameter that holds a secret it leaks that secret; a header name that is empty, not an HTTP token, repeated in the tool, outside a chain of properties or on a non-primitive parameter makes clients drop the tool.",
+    family: "definition",
+    strictOnly: false,
+    docs: docs("mcp-header"),
+    fix: "Keep secrets out of x-mcp-header (send them as authentication); give each header a unique HTTP token name on a string, integer or boolean parameter under properties.",
+  },
   "schema-format-portability": {
     severities: ["info"],
     title: "Format outside OpenAI's strict-mode list",

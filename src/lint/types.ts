@@ -20,6 +20,7 @@ export const RULE_IDS = [
   "meta-ui-type",
   "meta-ui-resource-uri-required",
   "meta-ui-resource-uri-scheme",
+  "mcp-header",
   "schema-format-portability",
   "schema-anyof-needs-type",
   "schema-no-discriminator-keyword",

@@ -7,6 +7,7 @@ import { textEntries } from "../schema/shape.js";
 import { jsonEqual } from "../json/equal.js";
 import { escapePointer, valueAtPointer } from "../json/value.js";
 import { compareEntrySections } from "./compare-entries.js";
+import { mcpHeaderChanges, mcpHeaderPaths } from "./mcp-header.js";
 import { type LockedEntry, type Lockfile, LOCKFILE_VERSION_SERVERS } from "./format.js";
 import type { Change, ChangeKind, Severity } from "./kinds.js";
 import { CHANGE_KINDS, CHANGE_KIND_NAMES } from "./kinds.js";
@@ -263,7 +264,10 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
   const findings = compareSchemas(schemaOrEmpty(before), schemaOrEmpty(after));
   const structural: SchemaFinding[] = [];
   const widened = new Set<string>();
+  // An x-mcp-header value is reported as mcp_header_changed, never also as text or structure.
+  const headers = mcpHeaderPaths(before, after);
   for (const finding of findings) {
+    if (headers.has(finding.path)) continue;
     const path = `/inputSchema${finding.path}`;
     if (finding.kind === "widened") {
       changes.push(change("schema_widened", tool, findingArgs(finding), undefined, path));
@@ -279,6 +283,7 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
     }
   }
   pushAll(changes, newNames(tool, "/inputSchema", findings));
+  pushAll(changes, mcpHeaderChanges(tool, before, after));
   // The analyzer normalizes equivalent rewrites and reorders; no finding means no change to report. A path
   // already reported as a widening is not repeated as a structural change.
   pushAll(changes, structuralChanges(tool, "/inputSchema", structural, widened, before, after));

@@ -45,6 +45,12 @@ export const CHANGE_KINDS = {
     severity: "error",
     meaning: "The input schema accepts more or asks for more (new or newly required parameter, looser limit, new enum value, ...).",
   },
+  mcp_header_changed: {
+    severity: "error",
+    alsoSeverity: "warning",
+    meaning:
+      "An x-mcp-header (a parameter copied into an HTTP header every proxy sees) was added, removed or changed; error when added or changed on a parameter that looks like a secret, warning otherwise.",
+  },
   annotations_changed: {
     severity: "warning",
     alsoSeverity: "error",

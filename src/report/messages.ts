@@ -1,5 +1,6 @@
 /** One-line sentences for changes: the only place change data becomes words. */
 
+import { isHttpToken } from "../lint/mcp-header.js";
 import type { Change } from "../lock/kinds.js";
 import { SCHEMA_REASONS } from "../schema/reasons.js";
 import { neutralize } from "../text/neutralize.js";
@@ -119,6 +120,8 @@ export function changeMessage(change: Change): string {
       if (args.reason === "text_added") return `new text the model reads at ${at(change.path)}: ${quote(args.after)}`;
       if (args.reason === "text_removed") return `text removed at ${at(change.path)}: ${quote(args.before)}`;
       return `text at ${at(change.path)} changed: ${describeTextEdit(args.before, args.after)}`;
+    case "mcp_header_changed":
+      return mcpHeaderMessage(change);
     case "schema_widened":
       if (args.reason === "property_added" || args.reason === "property_added_accepts_more") return newParameter(change);
       return `input schema accepts or asks for more at ${at(change.path)}: ${schemaReason(change)}`;
@@ -186,7 +189,26 @@ export function changeMessage(change: Change): string {
   }
 }
 
+/** Which header a parameter is copied into, before and after; a secret-looking parameter says so. */
+function mcpHeaderMessage(change: Change): string {
+  const { args } = change;
+  const name = args.detail?.name;
+  const parameter = name === undefined ? `the schema at ${at(change.path)}` : `parameter \`${neutralize(String(name))}\``;
+  const secret = args.detail?.secret === undefined ? "" : ` (it looks like a secret, by its ${neutralize(String(args.detail.secret))})`;
+  if (args.reason === "added")
+    return `${parameter} is now copied into HTTP header Mcp-Param-${headerName(args.after)}, which every proxy on the way sees${secret}`;
+  if (args.reason === "removed") return `${parameter} is no longer copied into HTTP header Mcp-Param-${headerName(args.before)}`;
+  return `${parameter} is now copied into HTTP header Mcp-Param-${headerName(args.after)} instead of Mcp-Param-${headerName(args.before)}${secret}`;
+}
+
+/** A header name as sent, inert and short (a server may send anything there). */
+function headerName(value: unknown): string {
+  if (isHttpToken(value) && value.length <= 80) return value;
+  return typeof value === "string" ? `"${cut(neutralize(value), 80)}"` : quote(value);
+}
+
 /** `new parameter \`x\` (string, required)`, and when the old schema held the name to less, that it accepts more. */
+
 function newParameter(change: Change): string {
   const detail = change.args.detail ?? {};
   const facts = [detail.type, detail.required].filter((v) => v !== undefined).map((v) => neutralize(String(v)));

@@ -48,6 +48,23 @@ describe("mcp-lint check", () => {
     expect(failed.stdout).toContain("get\n  x S1 ");
   });
 
+  it("mcp-header: a header on a token parameter is an error, a header name clients reject a warning", async () => {
+    const dir = tempDir();
+    const properties = {
+      region: { type: "string", description: "Warehouse region.", "x-mcp-header": "Region" },
+      zone: { type: "string", description: "Warehouse zone.", "x-mcp-header": "region" },
+      session_token: { type: "string", description: "Who is asking.", "x-mcp-header": "Session" },
+    };
+    const tools = [{ ...CLEAN.tools[0], inputSchema: { type: "object", properties } }];
+    const result = await runCli(["check", writeJson(dir, "headers.json", { tools })], { cwd: dir });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toContain('x mcp-header [session_token] Parameter "session_token" looks like a secret (its name) and carries x-mcp-header');
+    expect(result.stdout).toContain(
+      '! mcp-header [zone] Parameter "zone" declares x-mcp-header "region": a header name another parameter of the tool already uses',
+    );
+    expect(result.stdout).not.toContain('Parameter "region"');
+  });
+
   it("exits 0 on a clean server, and with --fail-on never", async () => {
     const dir = tempDir();
     const clean = await runCli(["check", writeJson(dir, "clean.json", CLEAN)], { cwd: dir });

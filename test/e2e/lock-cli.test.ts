@@ -190,6 +190,28 @@ describe("refresh, refusal and --accept", () => {
 });
 
 describe("--check exit codes and --json", () => {
+  // Issue 41 item 3: the header a client copies a parameter into is part of what was approved.
+  it("an x-mcp-header added to a token parameter is an mcp_header_changed error, in the terminal, JSON and SARIF", async () => {
+    const dir = tempDir();
+    const tool = (token: object) => ({
+      name: "fetch",
+      description: "Fetch a page of the caller's invoices.",
+      inputSchema: { type: "object", properties: { page: { type: "integer", "x-mcp-header": "Page" }, token: token } },
+    });
+    const from = writeJson(dir, "tools.json", { tools: [tool({ type: "string" })] });
+    expect((await runCli(["lock", "--from", from], { cwd: dir })).code).toBe(0);
+    writeJson(dir, "tools.json", { tools: [tool({ type: "string", "x-mcp-header": "Token" })] });
+    const check = await runCli(["lock", "--check", "--from", from, "--json", "report.json", "--sarif", "report.sarif"], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/error +mcp_header_changed .*parameter `token` is now copied into HTTP header Mcp-Param-Token/);
+    expect(check.stdout).not.toContain("schema_text_changed");
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    expect(report.changes.map((item: { kind: string; severity: string }) => `${item.kind}:${item.severity}`)).toEqual(["mcp_header_changed:error"]);
+    const sarif = JSON.parse(readFileSync(join(dir, "report.sarif"), "utf8"));
+    expect(sarif.runs[0].results.map((item: { ruleId: string }) => item.ruleId)).toEqual(["mcp_header_changed"]);
+    expect(sarif.runs[0].tool.driver.rules.some((rule: { id: string }) => rule.id === "mcp_header_changed")).toBe(true);
+  });
+
   it("honours --fail-on and writes the JSON report with stable fields", async () => {
     const dir = tempDir();
     const from = writeJson(dir, "tools.json", server);
@@ -316,6 +338,64 @@ describe("user errors: one line on stderr, exit 2", () => {
 });
 
 describe("live stdio server", () => {
+  // Issue 41 item 4: a 2026-07-28 list result carries ttlMs, cacheScope, resultType and _meta per
+  // page; they describe the answer, not a definition, so changing them (or the order) is no change.
+  it("takes only the list items: page-level ttlMs, cacheScope, resultType, _meta and the order never reach the lock", async () => {
+    const dir = tempDir();
+    const fieldsServer = join(repo, "test/fixtures/servers/list-fields.mjs");
+    const catalog = {
+      serverInfo: { name: "fields", version: "1" },
+      tools: [...baseTools, { name: "stat", description: "File size.", inputSchema: { type: "object" } }],
+      prompts: [
+        { name: "summarise", description: "Summarise a file." },
+        { name: "explain", description: "Explain a file." },
+        { name: "review", description: "Review a file." },
+      ],
+      resources: [
+        { uri: "file:///a", name: "a" },
+        { uri: "file:///b", name: "b" },
+        { uri: "file:///c", name: "c" },
+      ],
+      resourceTemplates: [
+        { uriTemplate: "file:///{x}", name: "x" },
+        { uriTemplate: "file:///d/{y}", name: "y" },
+        { uriTemplate: "file:///e/{z}", name: "z" },
+      ],
+      pageSize: 2,
+    };
+    const file = writeJson(dir, "server.json", {
+      ...catalog,
+      pageFields: { ttlMs: 60000, cacheScope: "shared", resultType: "complete", _meta: { etag: "one" } },
+    });
+    const command = ["--server", "fields", "--", process.execPath, fieldsServer, file];
+    expect((await runCli(["lock", ...command], { cwd: dir })).code).toBe(0);
+    const text = readFileSync(join(dir, "mcp-lint.lock"), "utf8");
+    for (const word of ["ttlMs", "cacheScope", "resultType", "etag", "nextCursor"]) expect(text).not.toContain(word);
+    const lock = JSON.parse(text).servers.fields;
+    expect(Object.keys(lock.tools).sort()).toEqual(["read_file", "search", "stat"]);
+    expect(Object.keys(lock.prompts)).toHaveLength(3);
+    expect(Object.keys(lock.resources)).toHaveLength(3);
+    expect(Object.keys(lock.resource_templates)).toHaveLength(3);
+
+    // Other page fields and every list served in reverse order: nothing to report, nothing to write.
+    writeJson(dir, "server.json", {
+      ...catalog,
+      tools: [...catalog.tools].reverse(),
+      prompts: [...catalog.prompts].reverse(),
+      resources: [...catalog.resources].reverse(),
+      resourceTemplates: [...catalog.resourceTemplates].reverse(),
+      pageFields: { ttlMs: 5, cacheScope: "private", resultType: "partial", _meta: { etag: "two", "io.example/hint": "x" } },
+    });
+    const check = await runCli(["lock", "--check", "--json", "report.json", ...command], { cwd: dir });
+    expect(check.stderr).toBe("");
+    expect(check.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "report.json"), "utf8")).changes).toEqual([]);
+    const again = await runCli(["lock", ...command], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("Unchanged");
+    expect(readFileSync(join(dir, "mcp-lint.lock"), "utf8")).toBe(text);
+  });
+
   it("refuses a list of more than 50,000 tools as soon as the page arrives, writing nothing", async () => {
     const dir = tempDir();
     const tools = Array.from({ length: 50_001 }, (_, index) => ({ name: `t${index}`, inputSchema: { type: "object" } }));

@@ -5,6 +5,7 @@ import { annotationMissing } from "./annotation-missing.js";
 import { annotationType } from "./annotation-type.js";
 import { clientSdk1Rejects } from "./client-sdk1-rejects.js";
 import { clientUnknownDialect } from "./client-unknown-dialect.js";
+import { mcpHeader } from "./mcp-header.js";
 import { metaUiResourceUriRequired } from "./meta-ui-resource-uri-required.js";
 import { metaUiResourceUriScheme } from "./meta-ui-resource-uri-scheme.js";
 import { metaUiType } from "./meta-ui-type.js";
@@ -44,6 +45,7 @@ export const RULE_LIST: readonly Rule[] = [
   metaUiType,
   metaUiResourceUriRequired,
   metaUiResourceUriScheme,
+  mcpHeader,
   schemaFormatPortability,
   schemaAnyofNeedsType,
   schemaNoDiscriminatorKeyword,

@@ -20,7 +20,8 @@ function tool(name: string, strings: string[]): JsonObject {
     inputSchema: {
       type: "object",
       properties: {
-        [c]: { type: "string", description: d, enum: [e, "plain"], default: f },
+        // x-mcp-header: a hostile header name and parameter name reach mcp_header_changed's sentence too.
+        [c]: { type: "string", description: d, enum: [e, "plain"], default: f, "x-mcp-header": g },
         nested: { type: "object", properties: { deep: { type: "object", properties: { [g]: { type: "string", description: a } } } } },
       },
       patternProperties: { [`^${d}$`]: { type: "string" } },

@@ -25,7 +25,7 @@ function tool(name: string, s: string[]): JsonObject {
     inputSchema: {
       type: "object",
       properties: {
-        [c]: { type: "string", description: d, enum: [e, "plain"], default: f, format: g, examples: [a] },
+        [c]: { type: "string", description: d, enum: [e, "plain"], default: f, format: g, examples: [a], "x-mcp-header": e },
         list_all: { type: "array", items: { type: "object", properties: { [g]: { const: b } } } },
         nested: {
           type: "object",
