@@ -278,16 +278,43 @@ function compareInputSchema(tool: string, before: unknown, after: unknown): Chan
       // A removed parameter is named on its own line: the model no longer sees it, so it is a warning.
       const extra = finding.reason === "parameter_removed" ? 1 : 0;
       changes.push(change("schema_changed", tool, { reason: "parameter_removed", detail: { name: finding.args.name, extra } }, undefined, path));
-    } else {
+    } else if (finding.reason === "reference_retargeted_structural") {
+      changes.push(change("schema_changed", tool, findingArgs(finding), undefined, path));
+    } else if (finding.reason !== "enum_value_removed") {
+      // Removed enum values get their own row (removedValues), even where values were also added at the
+      // same path: a call that sends one is now refused, which the widening row for the added ones does not say.
       structural.push(finding);
     }
   }
+  pushAll(changes, removedValues(tool, findings));
   pushAll(changes, newNames(tool, "/inputSchema", findings));
   pushAll(changes, mcpHeaderChanges(tool, before, after));
   // The analyzer normalizes equivalent rewrites and reorders; no finding means no change to report. A path
   // already reported as a widening is not repeated as a structural change.
   pushAll(changes, structuralChanges(tool, "/inputSchema", structural, widened, before, after));
   return changes;
+}
+
+/**
+ * One `schema_changed` warning per list that lost values, naming them (`values: "archived", "draft"`);
+ * past the analyzer's cap the rest are counted (`more`).
+ */
+function removedValues(tool: string, findings: readonly SchemaFinding[]): Change[] {
+  const byPath = new Map<string, { shown: string[]; more: number }>();
+  for (const finding of findings) {
+    if (finding.reason !== "enum_value_removed") continue;
+    const path = `/inputSchema${finding.path}`;
+    const entry = byPath.get(path) ?? { shown: [], more: 0 };
+    byPath.set(path, entry);
+    const more = finding.args?.more;
+    if (typeof more === "number") entry.more += more;
+    else entry.shown.push(String(finding.args?.value ?? ""));
+  }
+  return [...byPath].map(([path, { shown, more }]) => {
+    const detail: Record<string, string | number> = { values: shown.join(", "), count: shown.length + more };
+    if (more > 0) detail.more = more;
+    return change("schema_changed", tool, { reason: "enum_value_removed", detail }, undefined, path);
+  });
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import { isHttpToken } from "../lint/mcp-header.js";
 import type { Change } from "../lock/kinds.js";
+import { thousands } from "../numbers.js";
 import { SCHEMA_REASONS } from "../schema/reasons.js";
 import { neutralize } from "../text/neutralize.js";
 import { textHunks, whitespaceOnly } from "./text-diff.js";
@@ -124,6 +125,9 @@ export function changeMessage(change: Change): string {
       return mcpHeaderMessage(change);
     case "schema_widened":
       if (args.reason === "property_added" || args.reason === "property_added_accepts_more") return newParameter(change);
+      if (args.reason === "reference_retargeted") {
+        return `reference at ${at(change.path)} now points at ${neutralize(String(args.detail?.after ?? ""))} instead of ${neutralize(String(args.detail?.before ?? ""))}, which accepts more (${differences(args.detail?.changes)}; review the diff)`;
+      }
       return `input schema accepts or asks for more at ${at(change.path)}: ${schemaReason(change)}`;
     case "schema_changed": {
       const where = uniquePaths(args.paths ?? [change.path ?? ""])
@@ -133,6 +137,15 @@ export function changeMessage(change: Change): string {
       if (args.reason === "parameter_removed") {
         const extra = args.detail?.extra === 1 ? "; extra values are still accepted" : "";
         return `parameter \`${neutralize(String(args.detail?.name ?? ""))}\` removed${extra} (at ${at(change.path)})`;
+      }
+      if (args.reason === "enum_value_removed") {
+        const count = Number(args.detail?.count ?? 1);
+        const more = typeof args.detail?.more === "number" ? ` and ${thousands(args.detail.more)} more` : "";
+        const what = count === 1 ? "allowed value removed" : "allowed values removed";
+        return `${what} at ${at(change.path)}: ${neutralize(String(args.detail?.values ?? ""))}${more}; a call that sends ${count === 1 ? "it" : "one of them"} is now refused`;
+      }
+      if (args.reason === "reference_retargeted_structural") {
+        return `reference at ${at(change.path)} now points at ${neutralize(String(args.detail?.after ?? ""))} instead of ${neutralize(String(args.detail?.before ?? ""))}; the new target accepts nothing the old one rejected (${differences(args.detail?.changes)})`;
       }
       if (args.reason === "default_null") return `default: null added or removed at ${where}; an optional parameter left out means the same`;
       if (args.reason === "unreferenced_definition") return `definitions nothing references changed at ${where}; they do not affect what the tool accepts`;
@@ -225,6 +238,12 @@ function entryChangeMessage(change: Change): string {
   if (args.reason === "argument_removed") return `argument ${quote(args.fields?.[0])} removed`;
   if (typeof args.before === "string" && typeof args.after === "string") return `${where} changed: ${describeTextEdit(args.before, args.after)}`;
   return `${where} changed: ${quote(args.before)} -> ${quote(args.after)}`;
+}
+
+/** `1 difference`, `4 differences`. */
+function differences(count: string | number | undefined): string {
+  const n = typeof count === "number" ? count : 1;
+  return `${thousands(n)} difference${n === 1 ? "" : "s"}`;
 }
 
 function uniquePaths(paths: readonly string[]): string[] {

@@ -1,10 +1,11 @@
 /** The JSON Schema change analyzer: compares two tool schemas, sorting each change into widened, text or structural. */
 
-import { finding, type SchemaFinding, sameValidation } from "./finding.js";
-import { deepEqual, escapePointer, mentionsAny } from "./json.js";
+import { finding, type SchemaFinding, hasWidening, sameValidation, showValue } from "./finding.js";
+import { deepEqual, escapePointer, isObject, mentionsAny, own } from "./json.js";
 import { keywordsWithRole } from "./keywords.js";
-import { indexDocument } from "./resolve.js";
+import { type DocIndex, indexDocument, resolveRef, valueAt } from "./resolve.js";
 import { createEngine } from "./walk.js";
+import { pushAll } from "../arrays.js";
 
 export type { FindingArgs, SchemaFinding } from "./finding.js";
 export { SCHEMA_REASONS, type SchemaFindingKind, type SchemaReason } from "./reasons.js";
@@ -24,7 +25,7 @@ export function compareSchemas(before: unknown, after: unknown): SchemaFinding[]
     // $dynamicRef/$recursiveRef are resolved statically, which is exact only within a single resource.
     const dynamicScopes = (docs.before.dynamic || docs.after.dynamic) && (docs.before.embedded || docs.after.embedded);
     if (dynamicScopes && !sameValidation(findings)) findings.push(finding("reference_not_followed", ""));
-    return foldParameterRequired(reportRemovedParameters(findings));
+    return foldRetargetedReferences(foldParameterRequired(reportRemovedParameters(findings)), docs.before, docs.after);
   } catch {
     // Nothing here should throw; if something does, the safe answer is "maybe wider, look at it".
     try {
@@ -106,4 +107,58 @@ function withoutFollowedDefinitions(
 ): SchemaFinding[] {
   if (!findings.some((f) => f.path.includes("/$ref"))) return findings;
   return findings.filter((f) => f.reason !== "definition_changed" || f.info === true || !followed.before.has(f.path) || !followed.after.has(f.path));
+}
+
+/**
+ * A `$ref` that now names another schema is one change: the old target's properties are not "removed" and
+ * the new one's "added" one by one. Every validation finding under a retargeted reference folds into one
+ * `reference_retargeted` (widened when any of them was, with how many there were); text findings stay, as
+ * the model reads the new target's words. Only the outermost reference on a path is read from the
+ * documents; anything the walk reached through it is part of it.
+ */
+function foldRetargetedReferences(findings: SchemaFinding[], before: DocIndex, after: DocIndex): SchemaFinding[] {
+  const retargeted = new Map<string, SchemaFinding[]>();
+  const rest: SchemaFinding[] = [];
+  for (const f of findings) {
+    // A reference that no longer resolves keeps its own finding, which says so.
+    const at = f.kind === "text" || f.reason === "reference_unresolved" ? -1 : f.path.indexOf("/$ref");
+    const end = at + "/$ref".length;
+    if (at < 0 || (f.path.length > end && f.path[end] !== "/")) {
+      rest.push(f);
+      continue;
+    }
+    const refPath = f.path.slice(0, end);
+    const group = retargeted.get(refPath);
+    if (group !== undefined) group.push(f);
+    else if (isRetargeted(before, after, refPath)) retargeted.set(refPath, [f]);
+    else rest.push(f);
+  }
+  for (const [refPath, group] of retargeted) {
+    // A parameter the new target no longer lists is a warning of its own, as it is without a reference; with
+    // nothing wider in the group, the removals are the clearest account of the move and stay as they are.
+    if (!hasWidening(group) && group.some((f) => REMOVED.has(f.reason))) {
+      pushAll(rest, group);
+      continue;
+    }
+    const args = {
+      before: showValue(valueAt(before.root, refPath)),
+      after: showValue(valueAt(after.root, refPath)),
+      changes: group.length,
+    };
+    rest.push(finding(hasWidening(group) ? "reference_retargeted" : "reference_retargeted_structural", refPath, args));
+  }
+  return rest;
+}
+
+/** True when both documents hold a `$ref` at this pointer that resolve, to different places. */
+function isRetargeted(before: DocIndex, after: DocIndex, refPath: string): boolean {
+  const target = (doc: DocIndex) => {
+    const holder = valueAt(doc.root, refPath.slice(0, -"/$ref".length));
+    const ref = isObject(holder) ? own(holder, "$ref") : undefined;
+    const base = isObject(holder) ? doc.locations.get(holder)?.base : undefined;
+    return typeof ref === "string" && base !== undefined ? resolveRef(doc, base, ref) : undefined;
+  };
+  const was = target(before);
+  const now = target(after);
+  return was !== undefined && now !== undefined && was.pointer !== now.pointer;
 }

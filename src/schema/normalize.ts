@@ -120,6 +120,7 @@ export function normalizeNode(schema: JsonObject, context: NormalizeContext, ori
       dedupeRequired(work) ||
       dropZeroMinimums(work) ||
       wholeNumbers(work) ||
+      inclusiveIntegerBounds(work) ||
       singleEnumToConst(work) ||
       // A single alternative first: it is the node's own content (the zod/pydantic wrapper), allOf joins it.
       inlineSingleAlternative(work) ||
@@ -168,16 +169,24 @@ function dropVacuous(work: Work): boolean {
 const TRIVIAL_WHEN_EMPTY = ["additionalProperties", "items", "additionalItems", "propertyNames", "then", "else"];
 
 /**
- * `additionalProperties: true` is no `additionalProperties` (and likewise for the slots above), unless some
+ * `additionalProperties: true` is no `additionalProperties` (and likewise for the slots above, and a
+ * `propertyNames` that only says names are strings), unless some
  * unevaluated* keyword is around: then an evaluating `true` marks instance parts evaluated.
  */
 function dropTrivialSlots(work: Work): boolean {
   if (work.annotationsMatter) return false;
   const keys = TRIVIAL_WHEN_EMPTY.filter((k) => {
     const value = own(work.node, k);
-    return value === true || (isObject(value) && Object.keys(value).length === 0);
+    return value === true || (isObject(value) && Object.keys(value).length === 0) || (k === "propertyNames" && onlyStringType(value));
   });
   return dropKeys(work, keys);
+}
+
+/** `propertyNames: {type: "string"}` holds every name: property names are always strings. */
+function onlyStringType(value: unknown): boolean {
+  if (!isObject(value) || Object.keys(value).length !== 1) return false;
+  const types = typesOf(own(value, "type"));
+  return types?.includes("string") === true;
 }
 
 /** `required: ["a", "a"]` is `required: ["a"]`. */
@@ -216,6 +225,40 @@ function wholeNumbers(work: Work): boolean {
   work.node = copy;
   work.origins.delete("multipleOf");
   return true;
+}
+
+const INCLUSIVE_OF: ReadonlyArray<readonly [exclusive: string, inclusive: string, step: (bound: number) => number]> = [
+  ["exclusiveMinimum", "minimum", (n) => Math.floor(n) + 1],
+  ["exclusiveMaximum", "maximum", (n) => Math.ceil(n) - 1],
+];
+
+/**
+ * On a node that admits integers only, a numeric exclusive bound is an inclusive one: `exclusiveMinimum: 0`
+ * is `minimum: 1`. Kept with the stricter of the two when both are present. The draft-04 boolean form is
+ * left to the limits rule.
+ */
+function inclusiveIntegerBounds(work: Work): boolean {
+  const types = typesOf(own(work.node, "type"));
+  if (types === undefined || types.length === 0 || !types.every((t) => t === "integer")) return false;
+  for (const [exclusive, inclusive, step] of INCLUSIVE_OF) {
+    const bound = own(work.node, exclusive);
+    if (typeof bound !== "number" || !Number.isFinite(bound)) continue;
+    const current = own(work.node, inclusive);
+    if (current !== undefined && (typeof current !== "number" || !Number.isFinite(current))) continue;
+    const stepped = step(bound);
+    // Past 2^53 the next integer is not representable; leave such bounds as written.
+    if (!Number.isSafeInteger(stepped)) continue;
+    const lower = inclusive === "minimum";
+    const value = current === undefined ? stepped : lower ? Math.max(current, stepped) : Math.min(current, stepped);
+    const origin = current === undefined || value === stepped ? originOf(work, exclusive) : originOf(work, inclusive);
+    const copy = copyWithout(work.node, exclusive);
+    copy[inclusive] = value;
+    work.node = copy;
+    work.origins.delete(exclusive);
+    work.origins.set(inclusive, origin);
+    return true;
+  }
+  return false;
 }
 
 /** `enum: [x]` is `const: x`. */

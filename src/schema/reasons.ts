@@ -78,6 +78,10 @@ export const SCHEMA_REASONS = {
   not_changed: { kind: "widened", summary: "not changed" },
   if_changed: { kind: "widened", summary: "if condition changed" },
   reference_changed: { kind: "widened", summary: "reference or identifier changed" },
+  reference_unresolved: {
+    kind: "widened",
+    summary: "reference cannot be resolved (another document, never fetched, or a missing target), so what it accepts is unknown",
+  },
   identifier_changed: {
     kind: "widened",
     summary: "$id or anchor changed; references and dynamic scopes may now resolve to other schemas",
@@ -91,6 +95,10 @@ export const SCHEMA_REASONS = {
     summary: "what counts as evaluated changed next to an unevaluated* keyword",
   },
   analysis_failed: { kind: "widened", summary: "schemas could not be compared; review the diff" },
+  reference_retargeted: {
+    kind: "widened",
+    summary: "reference now points at another schema, which accepts more than the old target",
+  },
   reference_target_widened: {
     kind: "widened",
     summary: "referenced schema widened (the same change is detailed at the first reference to it)",
@@ -158,6 +166,10 @@ export const SCHEMA_REASONS = {
     kind: "structural",
     summary: "$schema URI changed; every keyword this schema uses keeps its meaning",
     noEffect: true,
+  },
+  reference_retargeted_structural: {
+    kind: "structural",
+    summary: "reference now points at another schema, which accepts nothing the old target rejected",
   },
   reference_target_changed: {
     kind: "structural",

@@ -2,7 +2,7 @@
 
 import { emit, keyPath, type Rule, type SchemaNode } from "../context.js";
 import { showValue } from "../finding.js";
-import { deepEqual, isNumber, own } from "../json.js";
+import { deepEqual, isNumber, type JsonObject, own } from "../json.js";
 import { type KeywordInfo, keywordInfo } from "../keywords.js";
 
 /** Length, item, property and contains counts, numeric bounds and their exclusive forms, multipleOf, uniqueItems. */
@@ -118,8 +118,12 @@ function compareExclusive(node: SchemaNode, key: string, info: KeywordInfo, boun
 }
 
 function compareMultipleOf(node: SchemaNode, key: string): void {
-  const before = own(node.before, key);
-  const after = own(node.after, key);
+  // Where only one side admits integers only, that side is a multiple of 1 (`type: "number", multipleOf: 1`
+  // is normalized to `type: "integer"`): a step of 2 becoming 1 reads as one loosened limit, not as
+  // multipleOf removed.
+  const implied = integerOnly(node.before) !== integerOnly(node.after);
+  const before = own(node.before, key) ?? (implied && integerOnly(node.before) ? 1 : undefined);
+  const after = own(node.after, key) ?? (implied && integerOnly(node.after) ? 1 : undefined);
   if (deepEqual(before, after)) return;
   const path = keyPath(node, key);
   const args = { keyword: key, before: showValue(before), after: showValue(after) };
@@ -128,7 +132,15 @@ function compareMultipleOf(node: SchemaNode, key: string): void {
   else if (after === undefined) emit(node, "multiple_of_removed", path, args);
   else if (!valid(after)) emit(node, "limit_not_number", path, args);
   else if (!valid(before)) emit(node, "limit_changed", path, args);
-  else emit(node, isExactMultiple(after, before) ? "multiple_of_tightened" : "multiple_of_changed", path, args);
+  else if (isExactMultiple(after, before)) emit(node, "multiple_of_tightened", path, args);
+  else emit(node, implied && isExactMultiple(before, after) ? "limit_loosened" : "multiple_of_changed", path, args);
+}
+
+/** True when the schema's `type` names `integer` and nothing else. */
+function integerOnly(schema: JsonObject): boolean {
+  const type = own(schema, "type");
+  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : [];
+  return types.length > 0 && types.every((t) => t === "integer");
 }
 
 /**

@@ -27,7 +27,7 @@ export function compareReference(node: SchemaNode, key: string): void {
   const now = node.engine.resolve("after", node.bases.after, after);
   if (was === undefined || now === undefined) {
     const same = was === undefined && now === undefined && absoluteRef(before, node.bases.before) === absoluteRef(after, node.bases.after);
-    if (!same) changed();
+    if (!same) unresolved(node, key, path, before, after);
     return;
   }
   const findings = node.engine.diffTargets(was, now, path, node.depth + 1);
@@ -45,8 +45,17 @@ export function compareReference(node: SchemaNode, key: string): void {
  */
 function referenceAdded(node: SchemaNode, key: string, ref: string, path: string, changed: () => void): void {
   const target = node.engine.resolve("after", node.bases.after, ref);
-  if (target === undefined || hasConstrainingSiblings(node.after, key)) changed();
+  if (target === undefined) unresolved(node, key, path, undefined, ref);
+  else if (hasConstrainingSiblings(node.after, key)) changed();
   else emit(node, "subschema_added", path, { keyword: key });
+}
+
+/**
+ * A reference on either side that cannot be resolved here (another document, which is never fetched, or a
+ * target that is not there): what it accepts is unknown, so the change is reported as such, a widening.
+ */
+function unresolved(node: SchemaNode, key: string, path: string, before: unknown, after: unknown): void {
+  emit(node, "reference_unresolved", path, { keyword: key, before: showValue(before), after: showValue(after) });
 }
 
 /**

@@ -25,6 +25,16 @@ function typeSet(value: unknown): Set<string> {
   return new Set(typeof value === "string" ? [value] : Array.isArray(value) ? value.map(String) : []);
 }
 
+/**
+ * The types as the schema admits them: `number` with a whole `multipleOf` admits integers only, so
+ * `type: "number", multipleOf: 2` becoming `type: "integer"` is no change of type (the step is the limits rule's).
+ */
+function wholeTypes(schema: JsonObject, types: Set<string>): Set<string> {
+  const step = own(schema, "multipleOf");
+  if (!types.has("number") || typeof step !== "number" || !Number.isSafeInteger(step) || step <= 0) return types;
+  return new Set([...types].map((t) => (t === "number" ? "integer" : t)));
+}
+
 /** A type is accepted by a set if it is in it, or it is `integer` and the set has `number`. */
 function accepts(types: Set<string>, type: string): boolean {
   return types.has(type) || (type === "integer" && types.has("number"));
@@ -35,6 +45,9 @@ function compareType(node: SchemaNode): void {
   const after = own(node.after, "type");
   if (deepEqual(before, after) || malformed(node, "type", isTypeValue)) return;
   const path = keyPath(node, "type");
+  // Where one side lists its values, a type the other side drops or adds only repeats what those values
+  // already say (`type: "string", enum: ["a"]` and `anyOf: [{const: "a"}]`); new values are compareValues' job.
+  if (valuesWithin(node.after, before) && valuesWithin(node.before, after)) return;
   if (before === undefined) {
     emit(node, "type_added", path, { after: showValue(after) });
     return;
@@ -43,10 +56,30 @@ function compareType(node: SchemaNode): void {
     emit(node, "type_removed", path, { before: showValue(before) });
     return;
   }
-  const was = typeSet(before);
-  const now = typeSet(after);
+  const was = wholeTypes(node.before, typeSet(before));
+  const now = wholeTypes(node.after, typeSet(after));
   for (const type of now) if (!accepts(was, type)) emit(node, "type_widened", path, { type });
   for (const type of was) if (!accepts(now, type)) emit(node, "type_narrowed", path, { type });
+}
+
+/** The JSON type of a value, `integer` for whole numbers. */
+function valueType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/**
+ * True when `type` is absent, or admits every value the schema lists through `enum`/`const`: then that
+ * `type` rejects nothing the schema would accept.
+ */
+function valuesWithin(schema: JsonObject, type: unknown): boolean {
+  if (type === undefined) return true;
+  const { values } = allowed(schema);
+  if (values === undefined) return false;
+  const types = typeSet(type);
+  return [...values.values()].every((v) => accepts(types, valueType(v)));
 }
 
 interface Allowed {

@@ -127,13 +127,14 @@ describe("structural schema changes repeated across tools (issue 37)", () => {
     for (const index of [5, 6, 7, 8]) expect(text).toContain(`~ $.properties.path.maxLength: 100 -> ${60 + index}`);
   });
 
-  it("a grouped change's diff shows a hostile property name and enum value escaped", () => {
+  it("a grouped change shows a hostile property name and enum value escaped", () => {
     const key = "\u001b[2J\u202eevil.key";
     const schema = (values: string[]) => ({ type: "object", properties: { [key]: { type: "string", enum: values } } });
     const two = (values: string[]) => ["a", "b"].map((name) => ({ name, description: "d", inputSchema: schema(values) }));
     const { text } = check(two(["x", "\u200bhidden\u0007"]), two(["x"]));
     expect(text).toContain("2 tools: a, b\n");
-    expect(text).toContain('~ $.properties[\\u{1B}[2J\\u{202E}evil.key].enum: lost value "\\u{200B}hidden\\u0007"');
+    // Issue 41: a removed enum value has its own row, which names the value (no structural diff needed).
+    expect(text).toContain('allowed value removed at /inputSchema/properties/\\u{1B}[2J\\u{202E}evil.key/enum: "\\u{200B}hidden\\u0007"');
     expectInert("grouped schema diff", text);
   });
 
