@@ -21,6 +21,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repo, requireBuilt } from "./common.mjs";
+import { createRandom } from "./schema-gen.mjs";
 
 function option(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -76,17 +77,6 @@ const TUNED = new Set([
   "mcp-obsidian",
 ]);
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(value) {
-  let a = value >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 /** Fisher-Yates with the seeded generator; the input order must itself be fixed (sorted). */
 function shuffled(items, random) {
   const out = [...items];
@@ -102,7 +92,7 @@ const lists = readdirSync(dir)
   .sort()
   .map((file) => ({ file: join(dir, file), doc: JSON.parse(readFileSync(join(dir, file), "utf8")) }))
   .filter(({ doc }) => typeof doc.package === "string" && !SURVEYED.has(doc.package) && !TUNED.has(doc.package));
-const chosen = shuffled(lists, prng(seed))
+const chosen = shuffled(lists, createRandom(seed).next)
   .slice(0, serverCount)
   .sort((x, y) => (x.doc.package < y.doc.package ? -1 : 1));
 
