@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientsDir, prepareClients, runs } from "./crosscheck-clients.js";
+import { readResults } from "./eval-results.js";
 import { repo, runCli, tempDir } from "./helpers.js";
 
 const claude = join(clientsDir, "node_modules/.bin/claude");
@@ -40,21 +41,6 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ ur
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
-
-interface ResultLine {
-  task: string;
-  arm: string;
-  run: number;
-  success: boolean;
-  error: string | null;
-  infrastructure: boolean;
-}
-
-const readResults = (dir: string): ResultLine[] =>
-  readFileSync(join(dir, "results.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line));
 
 /** No model access from this environment: no key, no token, the default endpoint. */
 const NO_ACCESS = { ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ANTHROPIC_BASE_URL: "" };

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientsDir, prepareClients, runs } from "./crosscheck-clients.js";
+import { readResults } from "./eval-results.js";
 import { repo, runCli, tempDir } from "./helpers.js";
 
 const claude = join(clientsDir, "node_modules/.bin/claude");
@@ -26,25 +27,6 @@ function startModel(tasksFile: string): Promise<{ url: string; close: () => void
     });
   });
 }
-
-interface ResultLine {
-  task: string;
-  arm: string;
-  run: number;
-  success: boolean;
-  tokens: number | null;
-  turns: number | null;
-  toolCalls: number | null;
-  error: string | null;
-  agent: string;
-  infrastructure: boolean;
-}
-
-const readResults = (dir: string): ResultLine[] =>
-  readFileSync(join(dir, "results.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line));
 
 describe("eval with the real Claude Code and a scripted model", () => {
   const dir = join(tempDir(), "eval");
