@@ -77,6 +77,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--reason <text>", "Why the --ignore rule is granted; stored in the lock")
     .option("--as-client <identity>", "Also read the server as client NAME/VERSION and report where it serves something else (repeatable)")
     .option("--brief", "On a first lock, list only each tool's description and the instructions, not every string the model reads")
+    .option("--no-artifact", "Neither record nor check what the launch runs (its npm package, dependency tree and provenance)", { default: "record and check" })
     .example("mcp-lint lock -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check --from tools.json")
@@ -101,6 +102,8 @@ export async function main(args: readonly string[], output: Output): Promise<num
             reason: single(options.reason, "--reason"),
             asClients: list(options.asClient, "--as-client", /^[\s\S]+$/, "NAME/VERSION"),
             brief: flag(options.brief, "--brief"),
+            // cac reads --no-artifact as artifact: false.
+            ...(options.artifact === false ? { artifact: false } : {}),
             version,
           },
           output,

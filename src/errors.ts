@@ -54,3 +54,8 @@ export class TooManyChangesError extends McpLintError {
 export class TooManyFindingsError extends McpLintError {
   override name = "TooManyFindingsError";
 }
+
+/** The code a server runs could not be resolved or read (the registry, the npm cache or an install). */
+export class ArtifactError extends McpLintError {
+  override name = "ArtifactError";
+}

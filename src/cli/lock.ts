@@ -29,6 +29,10 @@ import { PLAIN_STYLE } from "../report/style.js";
 import { headerLine, type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
 import type { TerminalStyle } from "../report/style.js";
 import { pushAll } from "../arrays.js";
+import { artifactLine, EMPTY_KNOWN_BAD, knownBadList, registryTrust, startArtifacts } from "./artifact.js";
+import { compareArtifacts } from "../artifact/compare.js";
+import type { Resolved } from "../artifact/resolve.js";
+import type { KnownBadList } from "../install/bad-list.js";
 import { checkReviewTerminal, ReviewInterruptedError, reviewItems, reviewLoop, reviewSummary, withTerminalKeys } from "./review.js";
 import { lockWithWrapped } from "./lock-wrapped.js";
 import { checkExitWithHidden, hiddenTextNotes, lockHiddenText, lockSarifText, withHiddenText } from "./hidden-text.js";
@@ -77,6 +81,8 @@ export interface LockFlags extends SourceFlags {
   brief?: boolean;
   /** `--as-client NAME/VERSION` (repeatable). */
   asClients?: string[];
+  /** False with `--no-artifact`: neither record nor check what the launch runs (its package, tree and provenance). */
+  artifact?: boolean;
   /** A server prepared by the caller instead of the command line's source (`wrap` locks a config entry as the client launches it, into a v1 lock). */
   job?: LockJob;
 }
@@ -149,6 +155,9 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     if (job.target?.kind !== "stdio") continue;
     await lintOwnLaunch(job.launch, flags.knownBad, modules.install, jobOutput(output, job));
   }
+  // What each launch runs is resolved from the registry while the servers start (modules load first).
+  const artifacts = flags.artifact === false ? new Map<LockJob, Promise<Resolved>>() : await startArtifacts(jobs, registryTrust);
+  const knownBad = live && modules.install !== null ? await knownBadList(flags.knownBad, modules.install) : null;
   // A single launched server starts now and boots while the lock is parsed and checked (the lock's
   // bytes are read first: the server could rewrite the file once it runs).
   const sole = jobs.length === 1 ? (jobs[0] as LockJob) : null;
@@ -171,6 +180,8 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
       preread,
       modules,
       sarifBase: sarifBaseFound,
+      artifacts,
+      knownBad,
     });
   } finally {
     await early?.discard();
@@ -192,6 +203,9 @@ interface LockRunPlan {
   modules: VerdictModules;
   /** Where the SARIF log's URIs start, settled before any server started (null without --sarif). */
   sarifBase: SarifBase | null;
+  /** Each launched server's artifact, being resolved. */
+  artifacts: Map<LockJob, Promise<Resolved>>;
+  knownBad: KnownBadList | null;
 }
 
 async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPlan): Promise<number> {
@@ -216,7 +230,7 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
   }
 
   const redactor = redactorFor(mergedTargetSecrets(jobs), output);
-  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, { early, preread }, settle);
+  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, { early, preread }, settle, plan);
 
   const newIgnores = new Map<string | null, IgnoreRule[]>();
   for (const request of ignoreRequests) {
@@ -449,6 +463,7 @@ async function readServers(
   output: Output,
   ahead: Pick<ReadOptions, "early" | "preread">,
   settle: DeferredLock["settle"],
+  { artifacts, knownBad }: Pick<LockRunPlan, "artifacts" | "knownBad">,
 ): Promise<ServerRun[]> {
   const progress = jobs.length > 1 && output.styles?.err.width != null ? progressLine(jobs.length, output) : null;
   try {
@@ -478,7 +493,11 @@ async function readServers(
       }
       progress?.tick();
       if (previous !== null) settle(previous, snapshot.tools);
+      const pending = artifacts.get(job);
+      const resolved = pending === undefined ? null : await pending;
+      if (resolved !== null) snapshot.artifact = resolved.artifact;
       const changes = compareSnapshot(snapshot, previous);
+      if (resolved !== null) pushAll(changes, compareArtifacts(previous?.artifact ?? null, resolved.artifact, knownBad ?? EMPTY_KNOWN_BAD));
       const hidden = lockHiddenText(snapshot, previous, changes, flags.check);
       const notes = await notesFor(snapshot, previous, changes);
       const input: ReportInput = {
@@ -489,6 +508,7 @@ async function readServers(
         changes,
         notes,
         hiddenText: hiddenTextNotes(hidden),
+        artifactLine: flags.artifact === false ? null : artifactLine(resolved, previous?.artifact ?? null),
         ...(flags.brief === true ? { brief: true } : {}),
       };
       const run: ServerRun = { job, previous, snapshot, changes, hidden, notes, plan: null, ignored: [], input, primary, others };

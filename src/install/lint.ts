@@ -27,6 +27,15 @@ interface Collected {
   problems: Problem[];
   /** A command no handler knows, skipped prefix words, or inline code: what runs is not fully known. */
   opaque: boolean;
+  /** What the outermost command's package runner executes, when the launch is a runner called directly. */
+  runs?: NonNullable<LaunchParse["runs"]>;
+}
+
+/** Everything a launch fetches and runs, unwrapped, for callers that act on the package (the artifact pin). */
+export function collectLaunch(argv: readonly string[]): Readonly<Collected> {
+  const collected: Collected = { packages: [], problems: [], opaque: false };
+  collectArgv(argv, 0, collected);
+  return collected;
 }
 
 /** Check a launch command given as argv (`command` plus `args`). Findings are sorted worst first. */
@@ -88,6 +97,7 @@ function collectArgv(argv: readonly string[], depth: number, out: Collected): vo
     return;
   }
   if (parsed.opaque) out.opaque = true;
+  if (depth === 0 && start === 0 && parsed.runs !== undefined) out.runs = parsed.runs;
   for (const item of parsed.packages) out.packages.push({ ...item, launcher: item.launcher ?? handler.id });
   pushAll(out.problems, parsed.problems);
   for (const nested of parsed.nested) {

@@ -24,6 +24,8 @@ export interface PackageRef {
   role: "main" | "extra";
   /** Launcher that fetches it, when it differs from the handler's id (`podman run`). */
   launcher?: string;
+  /** The spec exactly as written, for a registry package (npm): what a resolver is handed. Never shown. */
+  request?: string;
 }
 
 /** Something a launcher could not understand; becomes an `unparsed` finding. */
@@ -48,6 +50,8 @@ export interface LaunchParse {
   nested: Nested[];
   /** The command runs code I1 cannot read (inline code such as `node -e`), so it may fetch anything. */
   opaque: boolean;
+  /** What a package runner executes from the package it fetched: a named bin (null: the package's default) and its arguments. */
+  runs?: { bin: string | null; args: string[] };
 }
 
 /** One launcher or wrapper: the command names it handles and its parser. Pure: argv in, data out. */

@@ -8,6 +8,8 @@ import { maxDepth, parsedWithinDepth } from "../json/parse.js";
 import { MAX_DEFINITION_DEPTH, MAX_TOOLS } from "../limits.js";
 import { type EntrySection, type Instructions, type JsonObject, type ServerSnapshot, isJsonObject, ownField } from "./snapshot.js";
 import { thousands } from "../numbers.js";
+import { artifactJson, parseArtifact } from "../artifact/lock-section.js";
+import type { ArtifactRecord } from "../artifact/types.js";
 
 /** Format version of a single-server lock (tools and instructions). */
 export const LOCKFILE_VERSION = 1;
@@ -47,15 +49,17 @@ export interface Lockfile {
   ignores: IgnoreRule[];
   /** The client identity the server was read as (v2 only), when not mcp-lint's own. */
   readAs: { name: string; version: string } | null;
+  /** What the launch runs (package, exact version, tree, provenance), when it could be pinned. */
+  artifact: ArtifactRecord | null;
 }
 
 /** A whole lockfile: one server (v1), or servers by name (v2). */
 export type LockDocument = { version: typeof LOCKFILE_VERSION; lock: Lockfile } | { version: typeof LOCKFILE_VERSION_SERVERS; servers: Map<string, Lockfile> };
 
-const V1_TOP_KEYS = ["instructions", "lockfile_version", "prompts", "resources", "server", "tools"];
+const V1_TOP_KEYS = ["artifact", "instructions", "lockfile_version", "prompts", "resources", "server", "tools"];
 const V1_REQUIRED_TOP_KEYS = ["instructions", "lockfile_version", "server", "tools"];
 const V2_TOP_KEYS = ["lockfile_version", "servers"];
-const V2_SERVER_KEYS = ["ignores", "instructions", "prompts", "read_as", "resource_templates", "resources", "server", "tools"];
+const V2_SERVER_KEYS = ["artifact", "ignores", "instructions", "prompts", "read_as", "resource_templates", "resources", "server", "tools"];
 const V2_REQUIRED_SERVER_KEYS = ["instructions", "server", "tools"];
 const SERVER_KEYS = ["command_sha256", "name", "version"];
 const ENTRY_KEYS = ["definition", "sha256"];
@@ -121,6 +125,8 @@ export function buildLockfile(
     resourceTemplates: servers ? section("resourceTemplates") : null,
     ignores: servers ? (previous?.ignores ?? []) : [],
     readAs: servers ? (snapshot.readAs ?? null) : null,
+    // A run that did not read the artifact (a --from file) keeps the locked one.
+    artifact: snapshot.artifact === undefined ? (previous?.artifact ?? null) : snapshot.artifact,
   };
 }
 
@@ -136,6 +142,7 @@ export function serializeLockfile(lock: Lockfile): string {
   document.tools = entriesToObject(lock.tools);
   if (lock.prompts) document.prompts = entriesToObject(lock.prompts);
   if (lock.resources) document.resources = entriesToObject(lock.resources);
+  if (lock.artifact) document.artifact = artifactJson(lock.artifact);
   return stringifyLockText(document);
 }
 
@@ -152,6 +159,7 @@ export function serializeLockDocument(document: LockDocument): string {
     if (lock.resources) entry.resources = entriesToObject(lock.resources);
     if (lock.resourceTemplates) entry.resource_templates = entriesToObject(lock.resourceTemplates);
     if (lock.readAs) entry.read_as = { name: lock.readAs.name, version: lock.readAs.version };
+    if (lock.artifact) entry.artifact = artifactJson(lock.artifact);
     if (lock.ignores.length > 0) {
       entry.ignores = [...lock.ignores]
         .sort((a, b) => compareText(a.tool, b.tool) || compareText(a.path, b.path) || compareText(a.valueSha256, b.valueSha256))
@@ -311,6 +319,7 @@ function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: 
     resourceTemplates: version === LOCKFILE_VERSION ? null : section("resourceTemplates"),
     ignores: version === LOCKFILE_VERSION ? [] : parseIgnores(ownField(parsed, "ignores"), at, fail),
     readAs: version === LOCKFILE_VERSION ? null : parseReadAs(ownField(parsed, "read_as"), at, fail),
+    artifact: Object.hasOwn(parsed, "artifact") ? parseArtifact(ownField(parsed, "artifact"), at, fail) : null,
   };
 }
 

@@ -101,6 +101,23 @@ export const CHANGE_KINDS = {
     severity: "error",
     meaning: "The server serves a different definition to another client identity (--as-client), so what one client approved is not what another gets.",
   },
+  artifact_changed: {
+    severity: "error",
+    meaning:
+      "The package the launch runs is not the locked one: another version, another tarball under the same version (integrity), another image digest, or no pinnable package at all.",
+  },
+  dependencies_changed: {
+    severity: "warning",
+    alsoSeverity: "error",
+    meaning:
+      "The dependency tree npm installs for the locked package changed (each added, removed and changed package listed); error when a package gained an install script or is a known-bad release.",
+  },
+  provenance_changed: {
+    severity: "error",
+    alsoSeverity: "info",
+    meaning:
+      "The release lost the provenance or the registry signature its locked predecessor had, or was built from another repository or workflow; info when it gained them.",
+  },
   ignore_stale: {
     severity: "warning",
     meaning: "An ignore rule in the lock silenced nothing this run (the value it was granted for is no longer served); the next write drops it.",

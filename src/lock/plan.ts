@@ -1,5 +1,6 @@
 /** Decide what one server's part of a lock becomes: ignores applied, changes accepted one tool at a time, partial refreshes. Pure. */
 
+import { artifactJson } from "../artifact/lock-section.js";
 import { canonicalSha256 } from "../json/canonical.js";
 import { valueAtPointer } from "../json/value.js";
 import { duplicateNames } from "./compare.js";
@@ -165,8 +166,11 @@ function keepLocked(snapshot: ServerSnapshot, previous: Lockfile | null, held: R
     }
   }
   // A removed tool whose removal is held (never: removal is info) needs no care; instructions are held by their change.
-  const instructions = isHeld("tool", null) && previous !== null ? previous.instructions : snapshot.instructions;
+  const serverHeld = isHeld("tool", null) && previous !== null;
+  const instructions = serverHeld ? previous.instructions : snapshot.instructions;
   const filtered: ServerSnapshot = { ...snapshot, tools, instructions };
+  // A refused artifact change keeps the locked artifact, as a refused instructions change keeps the locked text.
+  if (serverHeld) filtered.artifact = previous.artifact;
   for (const { section, key, what } of ENTRY_SECTIONS) {
     const served = snapshot[section];
     if (served === undefined) continue;
@@ -192,9 +196,17 @@ function sameLock(entry: Lockfile, previous: Lockfile | null): boolean {
     JSON.stringify(entry.instructions) === JSON.stringify(previous.instructions) &&
     JSON.stringify(entry.readAs) === JSON.stringify(previous.readAs) &&
     JSON.stringify(entry.ignores) === JSON.stringify(previous.ignores) &&
+    sameArtifact(entry, previous) &&
     same(entry.tools, previous.tools) &&
     same(entry.prompts, previous.prompts) &&
     same(entry.resources, previous.resources) &&
     same(entry.resourceTemplates, previous.resourceTemplates)
   );
+}
+
+function sameArtifact(entry: Lockfile, previous: Lockfile): boolean {
+  const a = entry.artifact;
+  const b = previous.artifact;
+  if (a === null || b === null) return a === b;
+  return JSON.stringify(artifactJson(a)) === JSON.stringify(artifactJson(b));
 }

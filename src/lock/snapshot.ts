@@ -1,5 +1,6 @@
 /** What one run saw of a server: its tools as sent, its instructions and who it is. Pure. */
 
+import type { ArtifactRecord } from "../artifact/types.js";
 import { ToolListError } from "../errors.js";
 import { isJsonObject, type JsonObject, ownField } from "../json/value.js";
 import { maxDepth, parsedWithinDepth } from "../json/parse.js";
@@ -36,6 +37,8 @@ export interface ServerSnapshot {
   readAs?: { name: string; version: string };
   /** Where a secret the server echoed back was redacted (never the value), the first few; absent when none was. */
   echoed?: { places: string[]; more: boolean };
+  /** What the launch runs (its package, tree and provenance); null when nothing can be pinned, absent when this run did not read it. */
+  artifact?: ArtifactRecord | null;
 }
 
 /** The kinds of definition besides tools that a lock can pin, with the field that names each. */

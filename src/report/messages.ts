@@ -1,5 +1,6 @@
 /** One-line sentences for changes: the only place change data becomes words. */
 
+import type { PackageChange } from "../artifact/compare.js";
 import { isHttpToken } from "../lint/mcp-header.js";
 import type { Change } from "../lock/kinds.js";
 import { thousands } from "../numbers.js";
@@ -195,6 +196,10 @@ export function changeMessage(change: Change): string {
     case "resource_changed":
     case "resource_template_changed":
       return entryChangeMessage(change);
+    case "artifact_changed":
+    case "dependencies_changed":
+    case "provenance_changed":
+      return artifactMessage(change);
     case "client_divergence":
       return `served differently to ${(args.fields ?? []).map((client) => quote(client)).join(" and ")}${args.paths && args.paths.length > 0 ? ` at ${uniquePaths(args.paths).map(at).join(", ")}` : ""}; each client may approve a different tool`;
     case "ignore_stale":
@@ -248,4 +253,44 @@ function differences(count: string | number | undefined): string {
 
 function uniquePaths(paths: readonly string[]): string[] {
   return [...new Set(paths)];
+}
+
+/** Packages listed by name in a dependencies_changed message before "and N more" (the JSON report lists all). */
+const LISTED_PACKAGES = 40;
+
+function artifactMessage(change: Change): string {
+  const { args } = change;
+  const text = (value: unknown) => neutralize(String(value ?? ""));
+  switch (change.kind) {
+    case "artifact_changed":
+      if (args.reason === "integrity") {
+        return `${text(args.detail?.package)} is another tarball under the same version: integrity ${text(args.before)} -> ${text(args.after)}; the registry serves different code than was locked`;
+      }
+      if (args.reason === "unpinned") return `the lock pins ${text(args.before)}, but the launch now runs ${text(args.after)}`;
+      return `the launch runs ${text(args.after)}, not the locked ${text(args.before)}`;
+    case "dependencies_changed": {
+      const packages = (Array.isArray(args.after) ? args.after : []) as PackageChange[];
+      const shown = packages.slice(0, LISTED_PACKAGES).map(packageLine);
+      const more = packages.length > LISTED_PACKAGES ? `, and ${thousands(packages.length - LISTED_PACKAGES)} more` : "";
+      const counts = `${args.detail?.changed ?? 0} changed, ${args.detail?.added ?? 0} added, ${args.detail?.removed ?? 0} removed`;
+      return `the dependency tree npm installs changed (${counts}): ${shown.join("; ")}${more}`;
+    }
+    default:
+      if (args.reason === "lost") return `this release has no provenance; the locked one was built by ${text(args.before)}`;
+      if (args.reason === "source") return `this release was built by ${text(args.after)}, the locked one by ${text(args.before)}`;
+      if (args.reason === "signature_lost") return "this release carries no registry signature; the locked one had a verified one";
+      return `this release has provenance (${text(args.after)}); the locked one had none`;
+  }
+}
+
+function packageLine(item: PackageChange): string {
+  const name = neutralize(item.name);
+  const notes: string[] = [];
+  if (item.gainedInstallScript) notes.push("install script added");
+  if (item.knownBad !== null) notes.push(`known-bad release, ${neutralize(item.knownBad)}`);
+  if (item.integrityChanged) notes.push("same version, another tarball");
+  const tail = notes.length > 0 ? ` (${notes.join(", ")})` : "";
+  if (item.before === null) return `+ ${name} ${neutralize(item.after ?? "")}${tail}`;
+  if (item.after === null) return `- ${name} ${neutralize(item.before)}`;
+  return `${name} ${neutralize(item.before)} -> ${neutralize(item.after)}${tail}`;
 }

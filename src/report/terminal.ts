@@ -26,6 +26,8 @@ export interface ReportInput {
   hiddenText?: readonly HiddenTextNote[];
   /** `lock --brief`: a first lock lists only each tool's description and the instructions, not every string. */
   brief?: boolean;
+  /** What the launch runs (package, tree, provenance), or why nothing is pinned; one line under the header. */
+  artifactLine?: string | null;
 }
 
 /** One S8 finding in the lock report; `message` is already inert (built by the linter's messages). */
@@ -83,7 +85,9 @@ const INDENT_DETAIL = " ".repeat(13);
 
 /** Render the whole report. Server text is neutralized; colour and wrapping follow `style`. */
 export function renderTerminal(input: ReportInput, style: TerminalStyle = PLAIN_STYLE): string {
-  const lines: string[] = [headerLine(input), ""];
+  const lines: string[] = [headerLine(input)];
+  if (input.artifactLine != null) lines.push(input.artifactLine);
+  lines.push("");
   const { repeated, rest } = splitRepeated(input.changes);
   const groups = groupByTool({ ...input, changes: rest });
   const severity = severityPainter(style);

@@ -29,10 +29,14 @@ export const bunx: CommandHandler = {
     const stopped = noteStop(walk, result);
     const packages = valuesOf(walk, "--package");
     for (const spec of packages) addFrom(result, classifyNpm(spec), "bunx");
+    if (packages.length > 0 && !stopped && walk.rest[0] !== undefined) result.runs = { bin: walk.rest[0], args: walk.rest.slice(1) };
     if (packages.length > 0 || stopped) return result;
     const spec = walk.rest[0];
     if (spec === undefined) missing(result);
-    else addFrom(result, classifyNpm(spec), "bunx");
+    else {
+      addFrom(result, classifyNpm(spec), "bunx");
+      result.runs = { bin: null, args: walk.rest.slice(1) };
+    }
     return result;
   },
 };

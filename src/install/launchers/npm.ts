@@ -56,7 +56,10 @@ export const npm: CommandHandler = {
     if (stopped || calls.length > 0) return result;
     const spec = first ?? walk.rest[0];
     if (spec === undefined) missing(result);
-    else addFrom(result, classifyNpm(spec), launcher);
+    else {
+      addFrom(result, classifyNpm(spec), launcher);
+      result.runs = { bin: null, args: first === undefined ? walk.rest.slice(1) : [...walk.positionals.slice(1), ...walk.rest] };
+    }
     return result;
   },
 };

@@ -27,10 +27,14 @@ export const npx: CommandHandler = {
     const calls = valuesOf(walk, "--call");
     for (const spec of packages) addFrom(result, classifyNpm(spec), "npx");
     for (const call of calls) result.nested.push({ script: call, dialect: "posix" });
+    if (packages.length > 0 && calls.length === 0 && !stopped && walk.rest[0] !== undefined) result.runs = { bin: walk.rest[0], args: walk.rest.slice(1) };
     if (stopped || packages.length > 0 || calls.length > 0) return result;
     const spec = walk.rest[0];
     if (spec === undefined) missing(result);
-    else addFrom(result, classifyNpm(spec), "npx");
+    else {
+      addFrom(result, classifyNpm(spec), "npx");
+      result.runs = { bin: null, args: walk.rest.slice(1) };
+    }
     return result;
   },
 };

@@ -42,12 +42,16 @@ export const pnpm: CommandHandler = {
     if (packages.length > 0) {
       const command = walk.rest[0];
       if (shellMode && command !== undefined) result.nested.push({ script: command, dialect: "posix" });
+      else if (!stopped && command !== undefined) result.runs = { bin: command, args: walk.rest.slice(1) };
       return result;
     }
     if (stopped) return result;
     const spec = walk.rest[0];
     if (spec === undefined) missing(result);
-    else addFrom(result, classifyNpm(spec), launcher);
+    else {
+      addFrom(result, classifyNpm(spec), launcher);
+      result.runs = { bin: null, args: walk.rest.slice(1) };
+    }
     return result;
   },
 };

@@ -25,10 +25,14 @@ export const yarn: CommandHandler = {
     const stopped = noteStop(walk, result);
     const packages = valuesOf(walk, "--package");
     for (const spec of packages) addFrom(result, classifyNpm(spec), "yarn dlx");
+    if (packages.length > 0 && !stopped && walk.rest[0] !== undefined) result.runs = { bin: walk.rest[0], args: walk.rest.slice(1) };
     if (packages.length > 0 || stopped) return result;
     const spec = walk.rest[0];
     if (spec === undefined) missing(result);
-    else addFrom(result, classifyNpm(spec), "yarn dlx");
+    else {
+      addFrom(result, classifyNpm(spec), "yarn dlx");
+      result.runs = { bin: null, args: walk.rest.slice(1) };
+    }
     return result;
   },
 };

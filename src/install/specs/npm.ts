@@ -20,7 +20,8 @@ export function classifyNpm(spec: string, role: PackageRef["role"] = "main"): Cl
     if (/@(?:catalog|workspace):/.test(spec) || /^(?:catalog|workspace):/.test(spec)) return { reason: "workspace_protocol", display };
     return { reason: "invalid_spec", display };
   }
-  return fromResult(parsed, display, role);
+  const classified = fromResult(parsed, display, role);
+  return "verdict" in classified ? { ...classified, request: spec } : classified;
 }
 
 function fromResult(parsed: npa.Result, display: string, role: PackageRef["role"]): Classified {

@@ -1,0 +1,190 @@
+/** Resolve what a launch runs today, the way npm would install it: the package, its exact version and its whole tree. */
+
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative, resolve as resolvePath } from "node:path";
+import Arborist from "@npmcli/arborist";
+import npa from "npm-package-arg";
+import pacote from "pacote";
+import { ArtifactError } from "../errors.js";
+import type { NpmOptions } from "./npm-settings.js";
+import type { ArtifactSource } from "./source.js";
+import { closure, MAX_TREE_PACKAGES, type TreeNode, treeSha256 } from "./tree.js";
+import type { ArtifactRecord, NpmArtifact, ProvenanceIdentity, RegistrySignature, TreePackage } from "./types.js";
+
+/** The registry facts of the release, for the trust checks (signature, provenance). */
+export interface ReleaseFacts {
+  name: string;
+  version: string;
+  integrity: string | null;
+  signatures: unknown;
+  attestationsUrl: string | null;
+  publishedAt: string | null;
+}
+
+/** Checks the trust of a release; injected so resolution stays testable without a registry's keys. */
+export interface TrustCheck {
+  signature(release: ReleaseFacts): Promise<RegistrySignature>;
+  provenance(release: ReleaseFacts): Promise<ProvenanceIdentity | null>;
+}
+
+/** What resolution found, and how: `offline` when the registry could not be reached and npm's cache answered. */
+export interface Resolved {
+  artifact: ArtifactRecord | null;
+  /** Why nothing is pinned, when `artifact` is null. */
+  unpinned: string | null;
+  offline: boolean;
+}
+
+/** Resolve a launch's artifact. Registry packages go through pacote and Arborist with the user's npm settings. */
+export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, trust: TrustCheck): Promise<Resolved> {
+  switch (source.type) {
+    case "none":
+      return { artifact: null, unpinned: source.reason, offline: false };
+    case "image":
+      return {
+        artifact: { type: "image", reference: source.reference, digest: source.digest },
+        unpinned: source.digest === null ? "the image is run by tag, not by digest" : null,
+        offline: false,
+      };
+    case "pypi":
+      return {
+        artifact: { type: "pypi", name: source.name, version: source.version },
+        unpinned: source.version === null ? "no exact version" : null,
+        offline: false,
+      };
+    case "npm-install":
+      return { artifact: await installedArtifact(source.root, source.name, source.script), unpinned: null, offline: false };
+    case "npm":
+      try {
+        return { artifact: await registryArtifact(source.request, npm, trust), unpinned: null, offline: false };
+      } catch (error) {
+        if (!unreachable(error)) throw asArtifactError(error, source.request);
+      }
+      try {
+        return { artifact: await registryArtifact(source.request, { ...npm, offline: true }, trust), unpinned: null, offline: true };
+      } catch (error) {
+        throw asArtifactError(error, source.request, "the registry cannot be reached and npm's cache does not hold it");
+      }
+  }
+}
+
+async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCheck): Promise<NpmArtifact> {
+  const manifest = (await pacote.manifest(request, { ...npm, fullMetadata: true })) as pacote.Manifest & pacote.ManifestResult & { _time?: string };
+  const dist = (manifest.dist ?? {}) as { integrity?: string; signatures?: unknown; attestations?: { url?: unknown } };
+  const release: ReleaseFacts = {
+    name: manifest.name,
+    version: manifest.version,
+    integrity: dist.integrity ?? manifest._integrity ?? null,
+    signatures: dist.signatures,
+    attestationsUrl: typeof dist.attestations?.url === "string" ? dist.attestations.url : null,
+    publishedAt: manifest._time ?? null,
+  };
+  const parsed = npa(request);
+  // The tree of exactly the resolved version, so the tree and the version can never disagree.
+  const key = parsed.name ?? manifest.name;
+  const spec = parsed.type === "alias" ? `npm:${manifest.name}@${manifest.version}` : manifest.version;
+  const folder = await mkdtemp(join(tmpdir(), "mcp-lint-tree-"));
+  try {
+    await writeFile(
+      join(folder, "package.json"),
+      JSON.stringify({ name: "mcp-lint-artifact", version: "0.0.0", private: true, dependencies: { [key]: spec } }),
+    );
+    const arborist = new Arborist({ ...npm, path: folder, audit: false, fund: false } as ConstructorParameters<typeof Arborist>[0]);
+    const ideal = await arborist.buildIdealTree();
+    const node = ideal.children.get(key);
+    if (node === undefined) throw new ArtifactError(`${request}: npm resolved no package (the tree is empty)`);
+    const tree = limited(closure(treeNode(node)));
+    const [signature, provenance] = await Promise.all([trust.signature(release), trust.provenance(release)]);
+    return {
+      type: "npm",
+      name: manifest.name,
+      version: manifest.version,
+      integrity: release.integrity,
+      signature,
+      provenance,
+      treeSha256: treeSha256(tree),
+      tree,
+    };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** A package installed in a project (`node path/node_modules/pkg/...`): its tree as that install holds it. */
+async function installedArtifact(root: string, name: string, script: string): Promise<NpmArtifact> {
+  const rootPath = resolvePath(root);
+  let actual: Arborist.Node;
+  try {
+    actual = await new Arborist({ path: rootPath } as ConstructorParameters<typeof Arborist>[0]).loadActual();
+  } catch (error) {
+    throw new ArtifactError(`cannot read the install at ${root}: ${message(error)}`);
+  }
+  const marker = script.replaceAll("\\", "/").lastIndexOf("node_modules/");
+  const folder = resolvePath(script.replaceAll("\\", "/").slice(0, marker + "node_modules/".length + name.length));
+  const location = relative(rootPath, folder).split("\\").join("/");
+  const node = actual.inventory.get(location);
+  if (node === undefined || node.package.name !== name) throw new ArtifactError(`${script}: no package ${name} is installed there; run npm install first`);
+  const tree = limited(closure(treeNode(node)));
+  const own = tree.get(location) as TreePackage;
+  return {
+    type: "npm",
+    name,
+    version: own.version,
+    integrity: own.integrity,
+    signature: "unchecked",
+    provenance: null,
+    treeSha256: treeSha256(tree),
+    tree,
+  };
+}
+
+function treeNode(node: Arborist.Node): TreeNode {
+  return {
+    location: node.location,
+    packageName: node.packageName,
+    version: node.version,
+    integrity: node.integrity ?? null,
+    hasInstallScript: node.hasInstallScript,
+    optional: node.optional,
+    *dependencies() {
+      for (const edge of node.edgesOut.values()) {
+        const target = edge.to;
+        if (target !== null && target !== undefined && !target.isRoot) yield treeNode(target.isLink ? target.target : target);
+      }
+    },
+  };
+}
+
+function limited(tree: Map<string, TreePackage>): Map<string, TreePackage> {
+  if (tree.size > MAX_TREE_PACKAGES) throw new ArtifactError(`the dependency tree has ${tree.size} packages, more than the ${MAX_TREE_PACKAGES} mcp-lint pins`);
+  return tree;
+}
+
+/** A network failure (no route, refused, timed out, DNS), as opposed to an answer the registry gave. */
+function unreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === "string" &&
+    /^(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|FETCH_ERROR|ERR_SOCKET_TIMEOUT|UND_ERR_\w+)$/.test(code)
+  );
+}
+
+function asArtifactError(error: unknown, request: string, context?: string): ArtifactError {
+  if (error instanceof ArtifactError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const what =
+    code === "E404"
+      ? "the registry has no such package"
+      : code === "ETARGET"
+        ? "the registry has no version that matches"
+        : code === "EINTEGRITY"
+          ? "the registry's integrity does not match"
+          : (context ?? message(error));
+  return new ArtifactError(`cannot resolve ${request}: ${what}`);
+}
+
+function message(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0]?.slice(0, 300) ?? "unknown error";
+}

@@ -1,0 +1,82 @@
+/** `lock`'s artifact step: resolve what each launched server runs, started before any server starts, and the report's line for it. */
+
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Resolved, TrustCheck } from "../artifact/resolve.js";
+import { artifactSource } from "../artifact/source.js";
+import { describe } from "../artifact/compare.js";
+import type { ArtifactRecord } from "../artifact/types.js";
+import type { Target } from "../connect/target.js";
+import { neutralize } from "../text/neutralize.js";
+import { thousands } from "../numbers.js";
+import type { KnownBadList } from "../install/bad-list.js";
+import { readRequiredText } from "../lock/io.js";
+
+/** A launch whose artifact is being resolved. */
+export interface ArtifactJob {
+  target: Target | null;
+  launch: readonly string[];
+}
+
+/**
+ * Start resolving each launched server's artifact. Every module the resolution uses is loaded
+ * before this returns, so a server started afterwards cannot rewrite them; the registry work runs
+ * while the servers start. A job without a launched server gets no entry.
+ */
+export async function startArtifacts<J extends ArtifactJob>(
+  jobs: readonly J[],
+  trust: (env: NodeJS.ProcessEnv) => Promise<TrustCheck>,
+): Promise<Map<J, Promise<Resolved>>> {
+  const started = new Map<J, Promise<Resolved>>();
+  const launched = jobs.filter((job) => job.target?.kind === "stdio" && job.launch.length > 0);
+  if (launched.length === 0) return started;
+  const [{ resolveArtifact }, { npmSettings }] = await Promise.all([import("../artifact/resolve.js"), import("../artifact/npm-settings.js")]);
+  for (const job of launched) {
+    const source = artifactSource(job.launch);
+    const target = job.target as Target & { kind: "stdio" };
+    // npm's settings as the runner will see them: the server gets the minimal environment plus what is passed.
+    const env = { ...getDefaultEnvironment(), ...target.env };
+    const work =
+      source.type === "npm"
+        ? Promise.all([npmSettings(env), trust(env)]).then(([npm, check]) => resolveArtifact(source, npm, check))
+        : resolveArtifact(source, { registry: "", cache: "" }, NO_TRUST);
+    // Handled where awaited; never an unhandled rejection while servers start.
+    work.catch(() => {});
+    started.set(job, work);
+  }
+  return started;
+}
+
+/** For sources that reach no registry. */
+const NO_TRUST: TrustCheck = { signature: async () => "unchecked", provenance: async () => null };
+
+/** The report's line about what runs: package, tree, provenance; or why nothing is pinned. */
+export function artifactLine(resolved: Resolved | null, locked: ArtifactRecord | null): string | null {
+  if (resolved === null) {
+    return locked === null ? null : `runs: not checked this run (no launched server); the lock pins ${neutralize(describe(locked))}`;
+  }
+  const offline = resolved.offline ? " (the registry could not be reached: read from npm's cache)" : "";
+  const artifact = resolved.artifact;
+  if (artifact === null) return `runs: not pinned (${neutralize(resolved.unpinned ?? "unknown")})`;
+  if (artifact.type !== "npm") {
+    const why = resolved.unpinned === null ? "" : `; not pinned: ${neutralize(resolved.unpinned)}`;
+    return `runs: ${artifact.type} ${neutralize(describe(artifact))}${why}`;
+  }
+  const provenance =
+    artifact.provenance === null ? "no provenance" : `built by ${neutralize(artifact.provenance.repository)} ${neutralize(artifact.provenance.workflow)}`;
+  const scripts = [...artifact.tree.values()].filter((item) => item.installScript).length;
+  const scriptNote = scripts > 0 ? `, ${thousands(scripts)} with install scripts` : "";
+  return `runs: npm ${neutralize(describe(artifact))}, ${thousands(artifact.tree.size)} packages${scriptNote} (tree ${artifact.treeSha256.slice(0, 12)}), ${provenance}, registry signature ${artifact.signature}${offline}`;
+}
+
+/** An empty known-bad list, for runs that launch nothing. */
+export const EMPTY_KNOWN_BAD: KnownBadList = { entries: [] };
+
+/** The known-bad list the launch lint used, for the tree's packages. */
+export async function knownBadList(file: string | null, install: typeof import("../install/index.js")): Promise<KnownBadList> {
+  return file === null ? install.loadKnownBad() : install.loadKnownBad(await readRequiredText(file, "--known-bad file"), file);
+}
+
+/** Registry signature and provenance checks with the registry's own keys (filled in by the provenance module). */
+export async function registryTrust(_env: NodeJS.ProcessEnv): Promise<TrustCheck> {
+  return NO_TRUST;
+}
