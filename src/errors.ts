@@ -59,3 +59,8 @@ export class TooManyFindingsError extends McpLintError {
 export class ArtifactError extends McpLintError {
   override name = "ArtifactError";
 }
+
+/** A locked npm tree that cannot be installed exactly as the lock records it (a bad location, a missing version, an integrity mismatch). */
+export class ArtifactInstallError extends McpLintError {
+  override name = "ArtifactInstallError";
+}

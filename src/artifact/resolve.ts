@@ -37,7 +37,7 @@ export interface Resolved {
 }
 
 /** Resolve a launch's artifact. Registry packages go through pacote and Arborist with the user's npm settings. */
-export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, trust: TrustCheck): Promise<Resolved> {
+export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, trust: TrustCheck, locked: ArtifactRecord | null = null): Promise<Resolved> {
   switch (source.type) {
     case "none":
       return { artifact: null, unpinned: source.reason, offline: false };
@@ -57,7 +57,8 @@ export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, t
       return { artifact: await installedArtifact(source.root, source.name, source.script), unpinned: null, offline: false };
     case "npm":
       try {
-        return { artifact: await registryArtifact(source.request, npm, trust), unpinned: null, offline: false };
+        // A check must see what the registry serves now, not a packument cached minutes ago (a 304 is cheap).
+        return { artifact: await registryArtifact(source.request, { ...npm, preferOnline: true }, trust, locked), unpinned: null, offline: false };
       } catch (error) {
         if (!unreachable(error)) throw asArtifactError(error, source.request);
       }
@@ -69,8 +70,17 @@ export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, t
   }
 }
 
-async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCheck): Promise<NpmArtifact> {
-  const manifest = (await pacote.manifest(request, { ...npm, fullMetadata: true })) as pacote.Manifest & pacote.ManifestResult & { _time?: string };
+/** Requests to the registry at once: a locked tree's packuments are asked for together, in one round trip. */
+const MAX_SOCKETS = 64;
+
+async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCheck, locked: ArtifactRecord | null = null): Promise<NpmArtifact> {
+  const options = { ...npm, maxSockets: MAX_SOCKETS };
+  // With a locked tree, every packument it names is revalidated at once, beside the manifest; Arborist
+  // then builds from those and fetches only names that are new to the tree. Without one, Arborist asks
+  // level by level.
+  const prefetched = locked?.type === "npm" && npm.preferOnline === true ? revalidate(locked, options) : null;
+  const [fetched] = await Promise.all([pacote.manifest(request, { ...options, fullMetadata: true }), prefetched]);
+  const manifest = fetched as pacote.Manifest & pacote.ManifestResult & { _time?: string };
   const dist = (manifest.dist ?? {}) as { integrity?: string; signatures?: unknown; attestations?: { url?: unknown } };
   const release: ReleaseFacts = {
     name: manifest.name,
@@ -90,7 +100,8 @@ async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCh
       join(folder, "package.json"),
       JSON.stringify({ name: "mcp-lint-artifact", version: "0.0.0", private: true, dependencies: { [key]: spec } }),
     );
-    const arborist = new Arborist({ ...npm, path: folder, audit: false, fund: false } as ConstructorParameters<typeof Arborist>[0]);
+    const treeOptions = prefetched === null ? options : { ...options, preferOnline: false, preferOffline: true };
+    const arborist = new Arborist({ ...treeOptions, path: folder, audit: false, fund: false } as ConstructorParameters<typeof Arborist>[0]);
     const ideal = await arborist.buildIdealTree();
     const node = ideal.children.get(key);
     if (node === undefined) throw new ArtifactError(`${request}: npm resolved no package (the tree is empty)`);
@@ -109,6 +120,13 @@ async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCh
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** Ask for every packument a locked tree names, at once, so npm's cache holds what the registry serves now. */
+async function revalidate(locked: NpmArtifact, options: NpmOptions): Promise<void> {
+  const names = new Set([...locked.tree.values()].map((item) => item.name));
+  // A name the registry no longer has is left for Arborist to report.
+  await Promise.all([...names].map((name) => pacote.packument(name, options).catch(() => undefined)));
 }
 
 /** A package installed in a project (`node path/node_modules/pkg/...`): its tree as that install holds it. */

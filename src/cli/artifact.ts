@@ -18,32 +18,49 @@ export interface ArtifactJob {
 }
 
 /**
- * Start resolving each launched server's artifact. Every module the resolution uses is loaded
- * before this returns, so a server started afterwards cannot rewrite them; the registry work runs
- * while the servers start. A job without a launched server gets no entry.
+ * Start resolving each launched server's artifact (the modules were loaded before any server
+ * started); the registry work runs while the servers are read. A job without a launched server
+ * gets no entry.
  */
-export async function startArtifacts<J extends ArtifactJob>(
+export function startArtifacts<J extends ArtifactJob>(
   jobs: readonly J[],
-  trust: (env: NodeJS.ProcessEnv) => Promise<TrustCheck>,
-): Promise<Map<J, Promise<Resolved>>> {
+  modules: ArtifactModules,
+  lockedFor: (job: J) => ArtifactRecord | null,
+): Map<J, Promise<Resolved>> {
   const started = new Map<J, Promise<Resolved>>();
-  const launched = jobs.filter((job) => job.target?.kind === "stdio" && job.launch.length > 0);
-  if (launched.length === 0) return started;
-  const [{ resolveArtifact }, { npmSettings }] = await Promise.all([import("../artifact/resolve.js"), import("../artifact/npm-settings.js")]);
-  for (const job of launched) {
+  const { resolveArtifact, npmSettings, trust } = modules;
+  for (const job of jobs.filter(launches)) {
     const source = artifactSource(job.launch);
     const target = job.target as Target & { kind: "stdio" };
     // npm's settings as the runner will see them: the server gets the minimal environment plus what is passed.
     const env = { ...getDefaultEnvironment(), ...target.env };
     const work =
       source.type === "npm"
-        ? Promise.all([npmSettings(env), trust(env)]).then(([npm, check]) => resolveArtifact(source, npm, check))
+        ? Promise.all([npmSettings(env), trust(env)]).then(([npm, check]) => resolveArtifact(source, npm, check, lockedFor(job)))
         : resolveArtifact(source, { registry: "", cache: "" }, NO_TRUST);
     // Handled where awaited; never an unhandled rejection while servers start.
     work.catch(() => {});
     started.set(job, work);
   }
   return started;
+}
+
+/** What resolving needs, loaded before any server starts (a launched server could rewrite files on disk). */
+export interface ArtifactModules {
+  resolveArtifact: typeof import("../artifact/resolve.js").resolveArtifact;
+  npmSettings: typeof import("../artifact/npm-settings.js").npmSettings;
+  trust: (env: NodeJS.ProcessEnv) => Promise<TrustCheck>;
+}
+
+function launches(job: ArtifactJob): boolean {
+  return job.target?.kind === "stdio" && job.launch.length > 0;
+}
+
+/** Load the resolver's modules (npm's own libraries among them); null when no job launches a server. */
+export async function loadArtifactModules(jobs: readonly ArtifactJob[]): Promise<ArtifactModules | null> {
+  if (!jobs.some(launches)) return null;
+  const [{ resolveArtifact }, { npmSettings }] = await Promise.all([import("../artifact/resolve.js"), import("../artifact/npm-settings.js")]);
+  return { resolveArtifact, npmSettings, trust: registryTrust };
 }
 
 /** For sources that reach no registry. */
@@ -65,7 +82,7 @@ export function artifactLine(resolved: Resolved | null, locked: ArtifactRecord |
     artifact.provenance === null ? "no provenance" : `built by ${neutralize(artifact.provenance.repository)} ${neutralize(artifact.provenance.workflow)}`;
   const scripts = [...artifact.tree.values()].filter((item) => item.installScript).length;
   const scriptNote = scripts > 0 ? `, ${thousands(scripts)} with install scripts` : "";
-  return `runs: npm ${neutralize(describe(artifact))}, ${thousands(artifact.tree.size)} packages${scriptNote} (tree ${artifact.treeSha256.slice(0, 12)}), ${provenance}, registry signature ${artifact.signature}${offline}`;
+  return `runs: npm ${neutralize(describe(artifact))}, ${thousands(artifact.tree.size)} package${artifact.tree.size === 1 ? "" : "s"}${scriptNote} (tree ${artifact.treeSha256.slice(0, 12)}), ${provenance}, registry signature ${artifact.signature}${offline}`;
 }
 
 /** An empty known-bad list, for runs that launch nothing. */

@@ -29,7 +29,7 @@ import { PLAIN_STYLE } from "../report/style.js";
 import { headerLine, type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
 import type { TerminalStyle } from "../report/style.js";
 import { pushAll } from "../arrays.js";
-import { artifactLine, EMPTY_KNOWN_BAD, knownBadList, registryTrust, startArtifacts } from "./artifact.js";
+import { type ArtifactModules, artifactLine, EMPTY_KNOWN_BAD, knownBadList, loadArtifactModules, startArtifacts } from "./artifact.js";
 import { compareArtifacts } from "../artifact/compare.js";
 import type { Resolved } from "../artifact/resolve.js";
 import type { KnownBadList } from "../install/bad-list.js";
@@ -156,7 +156,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     await lintOwnLaunch(job.launch, flags.knownBad, modules.install, jobOutput(output, job));
   }
   // What each launch runs is resolved from the registry while the servers start (modules load first).
-  const artifacts = flags.artifact === false ? new Map<LockJob, Promise<Resolved>>() : await startArtifacts(jobs, registryTrust);
+  const artifactModules = flags.artifact === false ? null : await loadArtifactModules(jobs);
   const knownBad = live && modules.install !== null ? await knownBadList(flags.knownBad, modules.install) : null;
   // A single launched server starts now and boots while the lock is parsed and checked (the lock's
   // bytes are read first: the server could rewrite the file once it runs).
@@ -180,7 +180,7 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
       preread,
       modules,
       sarifBase: sarifBaseFound,
-      artifacts,
+      artifactModules,
       knownBad,
     });
   } finally {
@@ -203,8 +203,8 @@ interface LockRunPlan {
   modules: VerdictModules;
   /** Where the SARIF log's URIs start, settled before any server started (null without --sarif). */
   sarifBase: SarifBase | null;
-  /** Each launched server's artifact, being resolved. */
-  artifacts: Map<LockJob, Promise<Resolved>>;
+  /** The artifact resolver, loaded before any server started; null when off or nothing is launched. */
+  artifactModules: ArtifactModules | null;
   knownBad: KnownBadList | null;
 }
 
@@ -230,7 +230,15 @@ async function lockWithServers(flags: LockFlags, output: Output, plan: LockRunPl
   }
 
   const redactor = redactorFor(mergedTargetSecrets(jobs), output);
-  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, { early, preread }, settle, plan);
+  // What each launch runs is resolved from the registry while the servers are read.
+  const artifacts =
+    plan.artifactModules === null
+      ? new Map<LockJob, Promise<Resolved>>()
+      : startArtifacts(jobs, plan.artifactModules, (job) => previousFor(document, job)?.artifact ?? null);
+  const runs = await readServers(jobs, document, version, identities, flags, redactor, output, { early, preread }, settle, {
+    artifacts,
+    knownBad: plan.knownBad,
+  });
 
   const newIgnores = new Map<string | null, IgnoreRule[]>();
   for (const request of ignoreRequests) {
@@ -463,7 +471,7 @@ async function readServers(
   output: Output,
   ahead: Pick<ReadOptions, "early" | "preread">,
   settle: DeferredLock["settle"],
-  { artifacts, knownBad }: Pick<LockRunPlan, "artifacts" | "knownBad">,
+  { artifacts, knownBad }: { artifacts: Map<LockJob, Promise<Resolved>>; knownBad: KnownBadList | null },
 ): Promise<ServerRun[]> {
   const progress = jobs.length > 1 && output.styles?.err.width != null ? progressLine(jobs.length, output) : null;
   try {

@@ -127,6 +127,11 @@ export async function publish(registry: Registry, pkg: FixturePackage, options: 
   await npm(registry, ["publish", "--ignore-scripts", "--access", "public", ...(options.tag ? ["--tag", options.tag] : [])], folder);
 }
 
+/** Publish a package folder as it is on disk (a fixture checked into the repository), scripts off. */
+export async function publishFolder(registry: Registry, folder: string): Promise<void> {
+  await npm(registry, ["publish", "--ignore-scripts", "--access", "public"], folder);
+}
+
 /** Remove one version with `npm unpublish --force` (the package's last version takes the package with it). */
 export async function unpublish(registry: Registry, name: string, version: string): Promise<void> {
   await npm(registry, ["unpublish", `${name}@${version}`, "--force"], registry.dir);

@@ -1,0 +1,99 @@
+// Pinning what runs, against a real registry on 127.0.0.1 (Verdaccio): a dependency's new patch release with
+// an install script, a swapped tarball under a locked version, and a new release run by an unpinned launch.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpServerPackage, publish, type Registry, replaceTarball, startRegistry } from "./registry/verdaccio.js";
+
+const cli = resolve(import.meta.dirname, "../../dist/cli.js");
+let registry: Registry;
+let work: string;
+
+function mcpLint(args: string[], env: NodeJS.ProcessEnv = registry.env()) {
+  const run = spawnSync(process.execPath, [cli, ...args], { cwd: work, env: { ...env, NO_COLOR: "1" }, encoding: "utf8", timeout: 120_000 });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+function lockJson(file = "mcp-lint.lock"): { artifact: { version: string; tree: Record<string, string>; integrity: string } } {
+  return JSON.parse(readFileSync(join(work, file), "utf8"));
+}
+
+beforeAll(async () => {
+  registry = await startRegistry();
+  work = mkdtempSync(join(tmpdir(), "mcp-lint-artifact-"));
+  await publish(registry, { name: "helper", version: "1.0.0", files: { "index.js": "module.exports = 1;\n" } });
+  await publish(registry, mcpServerPackage("server", "1.0.0", { helper: "^1.0.0" }));
+}, 120_000);
+
+afterAll(async () => {
+  await registry?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("lock pins the package and its tree; lock --check catches what the tools do not show", () => {
+  it("a dependency's new patch release with a postinstall: identical tools, dependencies_changed naming it", async () => {
+    const first = mcpLint(["lock", "--", "npx", "-y", "server@1.0.0"]);
+    expect(first.err).toBe("Wrote mcp-lint.lock (2 tools)\n");
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/^runs: npm server@1\.0\.0, 2 packages \(tree [0-9a-f]{12}\), no provenance, registry signature absent$/m);
+    const locked = lockJson();
+    expect(locked.artifact.version).toBe("1.0.0");
+    expect(locked.artifact.tree["node_modules/helper"]).toMatch(/^helper@1\.0\.0 sha512-/);
+
+    await publish(registry, {
+      name: "helper",
+      version: "1.0.1",
+      scripts: { postinstall: "node -e \"require('fs').writeFileSync('ran-postinstall','')\"" },
+      files: { "index.js": "module.exports = 2;\n" },
+    });
+    const check = mcpLint(["lock", "--check", "--", "npx", "-y", "server@1.0.0"]);
+    expect(check.code).toBe(1);
+    // The tools are the same; the only changes are in what runs.
+    expect(check.out).not.toMatch(/tool_added|description_changed|schema_/);
+    expect(check.out).toMatch(
+      /error +dependencies_changed +the dependency tree npm installs changed \(1 changed, 0 added, 0 removed\): helper 1\.0\.0 -> 1\.0\.1 \(install script added\)/,
+    );
+    expect(check.out).toContain("1 error, 0 warnings, 0 info");
+
+    // lock refuses to record it without --accept, and the lock keeps the old tree.
+    const refused = mcpLint(["lock", "--", "npx", "-y", "server@1.0.0"]);
+    expect(refused.code).toBe(1);
+    expect(lockJson().artifact.tree["node_modules/helper"]).toMatch(/^helper@1\.0\.0 /);
+  }, 240_000);
+
+  it("the same version served with another tarball: artifact_changed", async () => {
+    rmSync(join(work, "mcp-lint.lock"), { force: true });
+    await publish(registry, mcpServerPackage("swapped", "1.0.0", {}));
+    expect(mcpLint(["lock", "--lock", "swapped.lock", "--", "npx", "-y", "swapped@1.0.0"]).code).toBe(0);
+    const before = lockJson("swapped.lock").artifact.integrity;
+    const contents = mcpServerPackage("swapped", "1.0.0", {});
+    contents.files["extra.js"] = "// not what was reviewed\n";
+    await replaceTarball(registry, contents);
+    // A fresh npm cache: npm keys tarballs by integrity, and the old one would be served from the cache.
+    const fresh = mkdtempSync(join(tmpdir(), "mcp-lint-npm-cache-"));
+    try {
+      const check = mcpLint(["lock", "--check", "--lock", "swapped.lock", "--", "npx", "-y", "swapped@1.0.0"], registry.env({ npm_config_cache: fresh }));
+      expect(check.code).toBe(1);
+      expect(check.out).toMatch(/error +artifact_changed +swapped@1\.0\.0 is another tarball/);
+      expect(check.out).toContain(`swapped@1.0.0 is another tarball under the same version: integrity ${before} -> `);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it("an unpinned launch that now resolves to a new release: artifact_changed naming both versions", async () => {
+    await publish(registry, mcpServerPackage("moving", "1.0.0", {}));
+    expect(mcpLint(["lock", "--lock", "moving.lock", "--", "npx", "-y", "moving"]).code).toBe(0);
+    await publish(registry, mcpServerPackage("moving", "1.1.0", {}));
+    const check = mcpLint(["lock", "--check", "--lock", "moving.lock", "--", "npx", "-y", "moving"]);
+    expect(check.code).toBe(1);
+    expect(check.out).toContain("the launch runs moving@1.1.0, not the locked moving@1.0.0");
+  }, 240_000);
+
+  it("--no-artifact neither records nor checks it", () => {
+    expect(mcpLint(["lock", "--no-artifact", "--lock", "bare.lock", "--", "npx", "-y", "server@1.0.0"]).code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(join(work, "bare.lock"), "utf8")))).not.toContain("artifact");
+  }, 120_000);
+});
