@@ -212,7 +212,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
     cli.command("proxy", "Serve a server to an MCP client over stdio, enforcing its lock (--lock) and/or fixing long results, errors and descriptions"),
   )
     .usage(
-      "proxy [--lock PATH [--fail-on LEVEL] [--from-config FILE --entry NAME]] [--audit FILE] [--results strict|clean|off] [--[no-]paging] [--[no-]errors] [--descriptions FILE] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
+      "proxy [--lock PATH [--fail-on LEVEL] [--from-config FILE --entry NAME]] [--audit FILE] [--results strict|clean|off] [--[no-]paging] [--[no-]errors] [--descriptions FILE] [--pinned [--allow-install-scripts]] ( --url URL [--header ...] | [--pass-env NAME]... -- command args... )",
     )
     .option("--lock <path>", "Enforce this lock: withhold changed and new tools (and prompts and resources a v2 lock pins), serve the locked instructions")
     .option("--server <name>", "With --lock: the server to enforce in a lock that holds several")
@@ -230,6 +230,11 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--errors", "Mark error text returned as a success with isError")
     .option("--no-errors", "Turn the errors fix off", { default: "on without --lock, off with it" })
     .option("--descriptions <file>", "Replace tool descriptions from a JSON file of tool name to description")
+    .option(
+      "--pinned",
+      "With --lock: run the npm package tree the lock pins (installed exactly, integrity checked, into a cache) instead of what npx would fetch today",
+    )
+    .option("--allow-install-scripts", "With --pinned: run the install scripts the lock records (off by default)")
     .example("mcp-lint proxy --lock mcp-lint.lock -- npx -y some-server@1.2.3")
     .example("mcp-lint proxy --descriptions fixes.json -- uvx mcp-server-git")
     .action((options: Record<string, unknown>) => {
@@ -261,6 +266,8 @@ export async function main(args: readonly string[], output: Output): Promise<num
             errors: given("errors"),
             descriptions: single(options.descriptions, "--descriptions"),
             results: resultsMode(options.results),
+            pinned: flag(options.pinned, "--pinned"),
+            allowInstallScripts: flag(options.allowInstallScripts, "--allow-install-scripts"),
             from: null,
             ...sourceValues(options),
             version,

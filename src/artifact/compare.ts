@@ -92,7 +92,7 @@ export function treeChanges(locked: NpmArtifact, current: NpmArtifact, knownBad:
       integrityChanged:
         before !== null && after !== null && before.version === after.version && before.name === after.name && before.integrity !== after.integrity,
       gainedInstallScript: after?.installScript === true && before?.installScript !== true,
-      knownBad: bad === null ? null : bad.entry.id,
+      knownBad: bad === null ? null : (bad.entry.id ?? "on the known-bad list"),
     });
   }
   return out;

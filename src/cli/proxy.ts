@@ -27,6 +27,7 @@ import { selectLock } from "../proxy/lock-select.js";
 import type { ResultsMode } from "../proxy/results.js";
 import { type GuardSetup, ProxySession } from "../proxy/session.js";
 import { neutralize, withoutColour } from "../text/neutralize.js";
+import { knownBadList } from "./artifact.js";
 import { loadVerdictModules, lintOwnLaunch, type Output, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 /** Flags of `mcp-lint proxy`, already checked for shape. Fix flags are null when not given. */
@@ -43,6 +44,9 @@ export interface ProxyFlags extends SourceFlags {
   /** `--from-config FILE` and `--entry NAME`: the config entry this proxy runs from (wrap writes them); only named in the review command. */
   fromConfig: string | null;
   entry: string | null;
+  /** `--pinned`: run the package tree the lock pins instead of what the runner would fetch; `--allow-install-scripts` lets its locked install scripts run. */
+  pinned?: boolean;
+  allowInstallScripts?: boolean;
 }
 
 /** How long answers already owed may take after the client closes its input. */
@@ -65,6 +69,9 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
     throw new UsageError("--from-config FILE and --entry NAME go together: the client config this proxy runs from and the server's name in it");
   }
   if (!guarded && flags.fromConfig !== null) throw new UsageError("--from-config and --entry apply with --lock");
+  if (flags.pinned === true && (!guarded || target.kind !== "stdio"))
+    throw new UsageError("--pinned runs the package tree a lock pins: give --lock and the server's launch command after --");
+  if (flags.allowInstallScripts === true && flags.pinned !== true) throw new UsageError("--allow-install-scripts applies with --pinned");
 
   // The modules a verdict needs load while the lock is read (a launched server could rewrite
   // files on disk, so all of them load before it starts; a remote one cannot).
@@ -81,13 +88,23 @@ export async function runProxy(flags: ProxyFlags, output: Output): Promise<numbe
   try {
     const modules = await loading;
     if (target.kind === "stdio") await lintOwnLaunch(flags.command, flags.knownBad, modules.install, output);
+    // The locked tree is installed (or found complete) before anything starts; it can only be refused, never replaced.
+    const launchAs =
+      flags.pinned === true && lock !== null && target.kind === "stdio" && modules.install !== null
+        ? await (await import("./pinned.js")).pinnedTarget(
+            target,
+            lock,
+            await knownBadList(flags.knownBad, modules.install),
+            flags.allowInstallScripts === true,
+          )
+        : target;
     const redactor = redactorFor(target, output);
     const review = reviewCommand(lockPath, target, flags);
     const report = (event: ProxyEvent) => {
       output.err(`${redactor.text(eventLine(event, review))}\n`);
       audit?.write(redactor.text(auditLine(event, new Date(), lockPath, review)));
     };
-    return await serve(flags, target, lock, fixes, redactor, report, output, redactor.text(noticeReview(lockPath, target, flags)));
+    return await serve(flags, target, lock, fixes, redactor, report, output, redactor.text(noticeReview(lockPath, target, flags)), launchAs);
   } finally {
     audit?.close();
   }
@@ -102,6 +119,8 @@ async function serve(
   report: (event: ProxyEvent) => void,
   output: Output,
   review: string,
+  // What actually starts: the target itself, or the locked tree's bin with --pinned (the lock still compares the launch as written).
+  launchAs: Target = target,
 ): Promise<number> {
   const where = describeTarget(target);
   let server: Transport;
@@ -112,7 +131,7 @@ async function serve(
   const stderrLines = stderrPassThrough(redactor, output);
   if (target.kind === "stdio") {
     for (const name of target.unset) output.err(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
-    const launched = launchStdioServer(target, stderrLines.onChunk);
+    const launched = launchStdioServer(launchAs.kind === "stdio" ? launchAs : target, stderrLines.onChunk);
     server = launched.server.transport;
     stderrTail = launched.server.stderrTail;
     const transport = launched.server.transport;

@@ -1,10 +1,11 @@
 // Pinning what runs, against a real registry on 127.0.0.1 (Verdaccio): a dependency's new patch release with
 // an install script, a swapped tarball under a locked version, and a new release run by an unpinned launch.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectProxy } from "../fixtures/servers/proxy/harness.js";
 import { mcpServerPackage, publish, type Registry, replaceTarball, startRegistry } from "./registry/verdaccio.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli.js");
@@ -37,7 +38,7 @@ describe("lock pins the package and its tree; lock --check catches what the tool
     const first = mcpLint(["lock", "--", "npx", "-y", "server@1.0.0"]);
     expect(first.err).toBe("Wrote mcp-lint.lock (2 tools)\n");
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/^runs: npm server@1\.0\.0, 2 packages \(tree [0-9a-f]{12}\), no provenance, registry signature absent$/m);
+    expect(first.out).toMatch(/^runs: npm server@1\.0\.0, 2 packages \(tree [0-9a-f]{12}\), no provenance, registry signature (?:absent|unchecked)$/m);
     const locked = lockJson();
     expect(locked.artifact.version).toBe("1.0.0");
     expect(locked.artifact.tree["node_modules/helper"]).toMatch(/^helper@1\.0\.0 sha512-/);
@@ -61,6 +62,35 @@ describe("lock pins the package and its tree; lock --check catches what the tool
     const refused = mcpLint(["lock", "--", "npx", "-y", "server@1.0.0"]);
     expect(refused.code).toBe(1);
     expect(lockJson().artifact.tree["node_modules/helper"]).toMatch(/^helper@1\.0\.0 /);
+
+    // npx itself now runs helper 1.0.1; proxy --pinned runs the locked tree, helper 1.0.0, with no install script run.
+    const cache = join(work, "xdg-cache");
+    const env = Object.fromEntries(
+      Object.entries(registry.env({ XDG_CACHE_HOME: cache })).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    // A machine whose npx cache does not hold server@1.0.0 yet (npx reuses a complete install it has).
+    const freshCache = mkdtempSync(join(tmpdir(), "mcp-lint-npx-cache-"));
+    const direct = await connectProxy(["--pass-env", "npm_config_cache", "--", "npx", "-y", "server@1.0.0"], {
+      cwd: work,
+      env: { ...env, npm_config_cache: freshCache },
+    });
+    const pinned = await connectProxy(["--lock", join(work, "mcp-lint.lock"), "--pinned", "--", "npx", "-y", "server@1.0.0"], { cwd: work, env });
+    try {
+      const versions = async (client: typeof pinned.client) => {
+        const result = (await client.callTool({ name: "dependency_versions", arguments: {} })) as { content: { text: string }[] };
+        return result.content.map((block) => block.text).join("\n");
+      };
+      expect(await versions(direct.client)).toContain("helper@1.0.1");
+      expect(await versions(pinned.client)).toBe("helper@1.0.0");
+      expect((await pinned.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["dependency_versions", "echo"]);
+    } finally {
+      await direct.close();
+      await pinned.close();
+      rmSync(freshCache, { recursive: true, force: true });
+    }
+    const installed = readdirSync(join(cache, "mcp-lint", "artifacts")).filter((name) => /^[0-9a-f]{64}$/.test(name));
+    expect(installed).toHaveLength(1);
+    expect(existsSync(join(cache, "mcp-lint", "artifacts", installed[0] as string, "ran-postinstall"))).toBe(false);
   }, 240_000);
 
   it("the same version served with another tarball: artifact_changed", async () => {
@@ -78,6 +108,18 @@ describe("lock pins the package and its tree; lock --check catches what the tool
       expect(check.code).toBe(1);
       expect(check.out).toMatch(/error +artifact_changed +swapped@1\.0\.0 is another tarball/);
       expect(check.out).toContain(`swapped@1.0.0 is another tarball under the same version: integrity ${before} -> `);
+      // The pinned proxy refuses to run the swapped tarball: one line, exit 2, nothing started or left in its cache.
+      const xdg = join(fresh, "xdg");
+      const proxy = mcpLint(
+        ["proxy", "--lock", "swapped.lock", "--pinned", "--", "npx", "-y", "swapped@1.0.0"],
+        registry.env({ npm_config_cache: fresh, XDG_CACHE_HOME: xdg }),
+      );
+      expect(proxy.code).toBe(2);
+      expect(proxy.err).toMatch(/^mcp-lint: cannot install the locked tree exactly: swapped@1\.0\.0 .*integrity.*\n$/);
+      expect(proxy.err.split("\n")).toHaveLength(2);
+      expect(
+        existsSync(join(xdg, "mcp-lint", "artifacts")) ? readdirSync(join(xdg, "mcp-lint", "artifacts")).filter((name) => /^[0-9a-f]{64}$/.test(name)) : [],
+      ).toEqual([]);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
