@@ -278,12 +278,13 @@ export async function main(args: readonly string[], output: Output): Promise<num
     });
   cli
     .command("wrap [...files]", "Put mcp-lint proxy --lock in front of every stdio server of client config files, locking each first")
-    .usage("wrap FILE... [--dry-run] [--verbose] [--include-remote] [--lock-dir DIR] [--npx] [--known-bad FILE]")
+    .usage("wrap FILE... [--dry-run] [--verbose] [--include-remote] [--lock-dir DIR] [--npx] [--pin] [--known-bad FILE]")
     .option("--dry-run", "Print the changes as a diff; write nothing and start nothing")
     .option("--verbose", "Also print each first lock's whole listing (every string the model reads, with its findings) on stderr")
     .option("--include-remote", "Also wrap remote (HTTP) servers")
     .option("--lock-dir <dir>", "Keep the locks here instead of next to each config (project) or in your config folder (user)")
     .option("--npx", "Write npx -y mcp-lint@<this version> instead of this node and mcp-lint by path (refused unless that version is on your npm registry)")
+    .option("--pin", "Write proxy --pinned for servers launched through an npm package runner: they run the package tree their lock pins")
     .option("--installed", "This node and mcp-lint by absolute path (the default; works offline)")
     .option("--known-bad <file>", "Add known-bad releases from a JSON file (same shape as the built-in list)")
     .option("--timeout <seconds>", `Bound on each request while locking (default ${DEFAULT_TIMEOUT_SECONDS})`)
@@ -299,6 +300,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             includeRemote: flag(options.includeRemote, "--include-remote"),
             lockDir: single(options.lockDir, "--lock-dir"),
             npx: flag(options.npx, "--npx"),
+            pin: flag(options.pin, "--pin"),
             installed: flag(options.installed, "--installed"),
             knownBad: single(options.knownBad, "--known-bad"),
             verbose: flag(options.verbose, "--verbose"),

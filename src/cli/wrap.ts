@@ -51,6 +51,8 @@ export interface WrapFlags {
   deadlineMs: number;
   /** `--verbose`: also print each first lock's whole listing (on stderr), as `lock` prints it. */
   verbose: boolean;
+  /** `--pin`: wrapped npm runner launches run the package tree their lock pins (`proxy --pinned`). */
+  pin?: boolean;
   version: string;
 }
 
@@ -118,7 +120,7 @@ export async function runWrap(flags: WrapFlags, output: Output): Promise<number>
     const { chosen: remoteChoices, locked: lockedRemote } = await lockEach(remotes, (candidate, lock) => ensureRemoteLock(candidate, lock, flags, output));
     let result: ReturnType<typeof wrapText>;
     try {
-      result = wrapText(text, path, document.syntax, choices, flags.version, launcher, remoteChoices);
+      result = wrapText(text, path, document.syntax, choices, flags.version, launcher, remoteChoices, flags.pin === true);
     } catch (error) {
       if (error instanceof EntryEditError) throw new McpLintError(`could not wrap ${shown} safely: ${error.message}; it was left unchanged`);
       throw error;

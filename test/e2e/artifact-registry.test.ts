@@ -1,7 +1,7 @@
 // Pinning what runs, against a real registry on 127.0.0.1 (Verdaccio): a dependency's new patch release with
 // an install script, a swapped tarball under a locked version, and a new release run by an unpinned launch.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -132,6 +132,35 @@ describe("lock pins the package and its tree; lock --check catches what the tool
     const check = mcpLint(["lock", "--check", "--lock", "moving.lock", "--", "npx", "-y", "moving"]);
     expect(check.code).toBe(1);
     expect(check.out).toContain("the launch runs moving@1.1.0, not the locked moving@1.0.0");
+  }, 240_000);
+
+  it("wrap --pin writes proxy --pinned for an npx entry, and the wrapped entry keeps running the locked tree", async () => {
+    await publish(registry, { name: "wrapdep", version: "1.0.0", files: { "index.js": "module.exports = 1;\n" } });
+    await publish(registry, mcpServerPackage("wrapsrv", "1.0.0", { wrapdep: "^1.0.0" }));
+    const folder = mkdtempSync(join(work, "wrap-"));
+    const config = join(folder, "claude_desktop_config.json");
+    writeFileSync(config, `${JSON.stringify({ mcpServers: { pinned: { command: "npx", args: ["-y", "wrapsrv@1.0.0"] } } }, null, 2)}\n`);
+    const wrapped = spawnSync(process.execPath, [cli, "wrap", "--pin", "--lock-dir", join(folder, "locks"), config], {
+      cwd: folder,
+      env: { ...registry.env(), NO_COLOR: "1" },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(`${wrapped.stdout}${wrapped.stderr}`).toContain('wrapped server "pinned"');
+    const entry = (JSON.parse(readFileSync(config, "utf8")) as { mcpServers: { pinned: { command: string; args: string[] } } }).mcpServers.pinned;
+    expect(entry.args.slice(entry.args.indexOf("--") - 1)).toEqual(["--pinned", "--", "npx", "-y", "wrapsrv@1.0.0"]);
+
+    await publish(registry, { name: "wrapdep", version: "1.0.1", files: { "index.js": "module.exports = 2;\n" } });
+    const env = Object.fromEntries(
+      Object.entries(registry.env({ XDG_CACHE_HOME: join(folder, "xdg") })).filter((item): item is [string, string] => item[1] !== undefined),
+    );
+    const running = await connectProxy([], { cwd: folder, env, argv: [entry.command, ...entry.args] });
+    try {
+      const result = (await running.client.callTool({ name: "dependency_versions", arguments: {} })) as { content: { text: string }[] };
+      expect(result.content.map((block) => block.text).join("\n")).toBe("wrapdep@1.0.0");
+    } finally {
+      await running.close();
+    }
   }, 240_000);
 
   it("--no-artifact neither records nor checks it", () => {

@@ -36,13 +36,16 @@ export interface WrapSpec {
    * the proxy only names them in its review command (`lock --review --config FILE --server NAME`).
    */
   source?: { config: string; entry: string };
+  /** `wrap --pin`: the proxy runs the package tree the lock pins (`--pinned`). */
+  pinned?: boolean;
 }
 
 /** The args a wrapped entry runs before the original command: everything up to and including `--`. */
 export function wrapPrefix(spec: WrapSpec): string[] {
   const lock = spec.argsAbsent ? [`--lock=${spec.lock}`] : ["--lock", spec.lock];
   const source = spec.source === undefined ? [] : ["--from-config", spec.source.config, "--entry", spec.source.entry];
-  return [...launcherArgs(spec.version, spec.launcher), "proxy", ...spec.passEnv.flatMap((name) => ["--pass-env", name]), ...lock, ...source, "--"];
+  const pinned = spec.pinned === true ? ["--pinned"] : [];
+  return [...launcherArgs(spec.version, spec.launcher), "proxy", ...spec.passEnv.flatMap((name) => ["--pass-env", name]), ...lock, ...source, ...pinned, "--"];
 }
 
 /** The whole wrapped argv (command first). */

@@ -1,5 +1,6 @@
 /** What `wrap` and `unwrap` do to one config file: which entries change, how, and the new text, checked by reading it back. Pure. */
 
+import { artifactSource } from "../../artifact/source.js";
 import { couldBeSecret } from "../../text/redact.js";
 import { readConfigText } from "../../config/readers/index.js";
 import { parseConfigText } from "../../config/readers/syntax.js";
@@ -175,6 +176,7 @@ export function wrapText(
   version: string,
   launcher: Launcher,
   remoteChoices: readonly RemoteChoice[] = [],
+  pin = false,
 ): { text: string; wrapped: WrapChoice[]; wrappedRemote: RemoteChoice[]; skipped: Skipped[] } {
   const edits: TextEdit[] = [];
   const wrapped: WrapChoice[] = [];
@@ -203,6 +205,8 @@ export function wrapText(
       passEnv: choice.candidate.passEnv,
       argsAbsent: !hasArgs(parsed, choice.candidate.server),
       source: { config: path, entry: choice.candidate.server.name },
+      // Only a package runner called directly can be replaced by the locked tree; other launches stay as they are.
+      pinned: pin && pinnable(choice.candidate.argv),
     };
     try {
       pushAll(edits, wrapEdits(text, syntax, choice.candidate.server.at, launcherCommand(launcher), wrapPrefix(spec)));
@@ -349,4 +353,10 @@ function envNames(entry: unknown): string[] {
   const listed = field(entry, "env_vars");
   if (Array.isArray(listed)) for (const name of listed) if (typeof name === "string") names.add(name);
   return [...names];
+}
+
+/** Whether `proxy --pinned` can run this launch from a locked tree: an npm package runner called directly. */
+export function pinnable(argv: readonly string[]): boolean {
+  const source = artifactSource(argv);
+  return source.type === "npm" && source.runs !== null;
 }
