@@ -78,6 +78,8 @@ export async function main(args: readonly string[], output: Output): Promise<num
     .option("--as-client <identity>", "Also read the server as client NAME/VERSION and report where it serves something else (repeatable)")
     .option("--brief", "On a first lock, list only each tool's description and the instructions, not every string the model reads")
     .option("--no-artifact", "Neither record nor check what the launch runs (its npm package, dependency tree and provenance)", { default: "record and check" })
+    .option("--registry-keys <file>", "The npm registry's signing keys as its /-/npm/v1/keys serves them, for a registry that does not serve them")
+    .option("--trusted-root <file>", "A Sigstore trusted root (JSON) to verify provenance with, instead of the public-good instance's")
     .example("mcp-lint lock -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check -- npx -y some-server@1.2.3")
     .example("mcp-lint lock --check --from tools.json")
@@ -104,6 +106,8 @@ export async function main(args: readonly string[], output: Output): Promise<num
             brief: flag(options.brief, "--brief"),
             // cac reads --no-artifact as artifact: false.
             ...(options.artifact === false ? { artifact: false } : {}),
+            registryKeys: single(options.registryKeys, "--registry-keys"),
+            trustedRoot: single(options.trustedRoot, "--trusted-root"),
             version,
           },
           output,

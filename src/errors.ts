@@ -64,3 +64,40 @@ export class ArtifactError extends McpLintError {
 export class ArtifactInstallError extends McpLintError {
   override name = "ArtifactInstallError";
 }
+
+/** Why a package's registry signature or provenance could not be trusted (see ArtifactTrustError). */
+export type ArtifactTrustCode =
+  /** The registry's keys or a release's signatures are not what the registry protocol describes. */
+  | "signature_malformed"
+  /** A registry signature does not verify over `name@version:integrity`. */
+  | "signature_invalid"
+  /** A registry signature names a key the registry does not list. */
+  | "signature_key_unknown"
+  /** A registry signature was made with a key that had expired when the release was published. */
+  | "signature_key_expired"
+  /** The attestations document or a bundle in it is not what npm publishes. */
+  | "attestation_malformed"
+  /** Sigstore verification of a provenance bundle failed (signature, certificate, transparency log). */
+  | "attestation_unverified"
+  /** A provenance statement is about another package, version or tarball. */
+  | "attestation_subject"
+  /** The certificate and the provenance predicate (or two provenance bundles) name different builds. */
+  | "provenance_mismatch"
+  /** A trusted root that cannot be read as a Sigstore trusted root. */
+  | "trusted_root_invalid";
+
+/** A release whose registry signature or provenance fails verification: pinning it would pin something unproven. */
+export class ArtifactTrustError extends McpLintError {
+  override name = "ArtifactTrustError";
+  constructor(
+    readonly code: ArtifactTrustCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The package registry could not be reached, or answered with something other than what was asked. */
+export class RegistryError extends McpLintError {
+  override name = "RegistryError";
+}

@@ -6,7 +6,7 @@ import { join, relative, resolve as resolvePath } from "node:path";
 import Arborist from "@npmcli/arborist";
 import npa from "npm-package-arg";
 import pacote from "pacote";
-import { ArtifactError } from "../errors.js";
+import { ArtifactError, McpLintError } from "../errors.js";
 import type { NpmOptions } from "./npm-settings.js";
 import type { ArtifactSource } from "./source.js";
 import { closure, MAX_TREE_PACKAGES, type TreeNode, treeSha256 } from "./tree.js";
@@ -188,8 +188,9 @@ function unreachable(error: unknown): boolean {
   );
 }
 
-function asArtifactError(error: unknown, request: string, context?: string): ArtifactError {
-  if (error instanceof ArtifactError) return error;
+function asArtifactError(error: unknown, request: string, context?: string): McpLintError {
+  // Already one line for the user (a failed signature or attestation names the release itself).
+  if (error instanceof McpLintError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const what =
     code === "E404"

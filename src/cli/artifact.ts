@@ -10,6 +10,11 @@ import { neutralize } from "../text/neutralize.js";
 import { thousands } from "../numbers.js";
 import type { KnownBadList } from "../install/bad-list.js";
 import { readRequiredText } from "../lock/io.js";
+import { dirname, join } from "node:path";
+import type { NpmOptions } from "../artifact/npm-settings.js";
+import type { RegistryKey, SigstoreTrust } from "../artifact/provenance.js";
+import { ArtifactError, RegistryError } from "../errors.js";
+import { parseJsonStrict } from "../json/parse.js";
 
 /** A launch whose artifact is being resolved. */
 export interface ArtifactJob {
@@ -36,7 +41,7 @@ export function startArtifacts<J extends ArtifactJob>(
     const env = { ...getDefaultEnvironment(), ...target.env };
     const work =
       source.type === "npm"
-        ? Promise.all([npmSettings(env), trust(env)]).then(([npm, check]) => resolveArtifact(source, npm, check, lockedFor(job)))
+        ? npmSettings(env).then(async (npm) => resolveArtifact(source, npm, await trust(npm), lockedFor(job)))
         : resolveArtifact(source, { registry: "", cache: "" }, NO_TRUST);
     // Handled where awaited; never an unhandled rejection while servers start.
     work.catch(() => {});
@@ -49,7 +54,7 @@ export function startArtifacts<J extends ArtifactJob>(
 export interface ArtifactModules {
   resolveArtifact: typeof import("../artifact/resolve.js").resolveArtifact;
   npmSettings: typeof import("../artifact/npm-settings.js").npmSettings;
-  trust: (env: NodeJS.ProcessEnv) => Promise<TrustCheck>;
+  trust: (npm: NpmOptions) => Promise<TrustCheck>;
 }
 
 function launches(job: ArtifactJob): boolean {
@@ -57,10 +62,14 @@ function launches(job: ArtifactJob): boolean {
 }
 
 /** Load the resolver's modules (npm's own libraries among them); null when no job launches a server. */
-export async function loadArtifactModules(jobs: readonly ArtifactJob[]): Promise<ArtifactModules | null> {
+export async function loadArtifactModules(jobs: readonly ArtifactJob[], files: TrustFiles): Promise<ArtifactModules | null> {
   if (!jobs.some(launches)) return null;
-  const [{ resolveArtifact }, { npmSettings }] = await Promise.all([import("../artifact/resolve.js"), import("../artifact/npm-settings.js")]);
-  return { resolveArtifact, npmSettings, trust: registryTrust };
+  const [{ resolveArtifact }, { npmSettings }] = await Promise.all([
+    import("../artifact/resolve.js"),
+    import("../artifact/npm-settings.js"),
+    import("../artifact/provenance.js"),
+  ]);
+  return { resolveArtifact, npmSettings, trust: (npm) => registryTrust(npm, files) };
 }
 
 /** For sources that reach no registry. */
@@ -93,7 +102,47 @@ export async function knownBadList(file: string | null, install: typeof import("
   return file === null ? install.loadKnownBad() : install.loadKnownBad(await readRequiredText(file, "--known-bad file"), file);
 }
 
-/** Registry signature and provenance checks with the registry's own keys (filled in by the provenance module). */
-export async function registryTrust(_env: NodeJS.ProcessEnv): Promise<TrustCheck> {
-  return NO_TRUST;
+/** Where a user points the checks at trust of their own (a registry without a keys endpoint, a private Sigstore). */
+export interface TrustFiles {
+  /** `--registry-keys FILE`: the registry's signing keys, in the form its `/-/npm/v1/keys` serves. */
+  registryKeys: string | null;
+  /** `--trusted-root FILE`: a Sigstore trusted root instead of the public-good one. */
+  trustedRoot: string | null;
+}
+
+/**
+ * Registry signature and provenance checks with the registry's own keys and Sigstore's roots. The
+ * keys are asked for at once, beside the package itself; the Sigstore root is read only for a
+ * release that has attestations. A signature or attestation that fails verification throws.
+ */
+export async function registryTrust(npm: NpmOptions, files: TrustFiles): Promise<TrustCheck> {
+  const provenance = await import("../artifact/provenance.js");
+  const fetchOptions = { ...npm } as Parameters<typeof provenance.fetchRegistryKeys>[1];
+  const keys: Promise<RegistryKey[] | null> =
+    files.registryKeys !== null
+      ? readRequiredText(files.registryKeys, "--registry-keys file").then((text) =>
+          provenance.parseRegistryKeys(parseJsonStrict(text, files.registryKeys as string)),
+        )
+      : provenance.fetchRegistryKeys(npm.registry, fetchOptions).catch((error: unknown) => {
+          // A registry that cannot be read here fails the package resolution itself; only an unreadable keys endpoint is left unchecked.
+          if (error instanceof RegistryError) return null;
+          throw error;
+        });
+  keys.catch(() => undefined);
+  let trust: Promise<SigstoreTrust> | null = null;
+  return {
+    signature: async (release) => provenance.checkRegistrySignature(release, await keys),
+    provenance: async (release) => {
+      if (release.attestationsUrl === null) return null;
+      if (release.integrity === null)
+        throw new ArtifactError(`${release.name}@${release.version}: the registry lists attestations but gives no integrity to check them against`);
+      const registryKeys = await keys;
+      trust ??= provenance.loadSigstoreTrust({
+        ...(files.trustedRoot === null ? {} : { trustedRootFile: files.trustedRoot }),
+        registryKeys,
+        tufCachePath: join(dirname(npm.cache), "_tuf"),
+      });
+      return provenance.readProvenance({ ...release, integrity: release.integrity }, { registry: npm.registry, fetchOptions, trust: await trust });
+    },
+  };
 }

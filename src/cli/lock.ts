@@ -83,6 +83,9 @@ export interface LockFlags extends SourceFlags {
   asClients?: string[];
   /** False with `--no-artifact`: neither record nor check what the launch runs (its package, tree and provenance). */
   artifact?: boolean;
+  /** `--registry-keys FILE` and `--trusted-root FILE`: trust of the user's own for the registry signature and provenance checks. */
+  registryKeys?: string | null;
+  trustedRoot?: string | null;
   /** A server prepared by the caller instead of the command line's source (`wrap` locks a config entry as the client launches it, into a v1 lock). */
   job?: LockJob;
 }
@@ -156,7 +159,8 @@ export async function runLock(flags: LockFlags, output: Output): Promise<number>
     await lintOwnLaunch(job.launch, flags.knownBad, modules.install, jobOutput(output, job));
   }
   // What each launch runs is resolved from the registry while the servers start (modules load first).
-  const artifactModules = flags.artifact === false ? null : await loadArtifactModules(jobs);
+  const artifactModules =
+    flags.artifact === false ? null : await loadArtifactModules(jobs, { registryKeys: flags.registryKeys ?? null, trustedRoot: flags.trustedRoot ?? null });
   const knownBad = live && modules.install !== null ? await knownBadList(flags.knownBad, modules.install) : null;
   // A single launched server starts now and boots while the lock is parsed and checked (the lock's
   // bytes are read first: the server could rewrite the file once it runs).

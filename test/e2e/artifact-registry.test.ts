@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectProxy } from "../fixtures/servers/proxy/harness.js";
-import { mcpServerPackage, publish, type Registry, replaceTarball, startRegistry } from "./registry/verdaccio.js";
+import { attestationsDocument, makeBundle, makeKeys, registryKeyFor, registrySignature, SLSA_V1, trustedRootFor } from "../fixtures/provenance/attest.js";
+import { mcpServerPackage, packument, publish, setDistField, storeFile, type Registry, replaceTarball, startRegistry } from "./registry/verdaccio.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli.js");
 let registry: Registry;
@@ -38,7 +39,7 @@ describe("lock pins the package and its tree; lock --check catches what the tool
     const first = mcpLint(["lock", "--", "npx", "-y", "server@1.0.0"]);
     expect(first.err).toBe("Wrote mcp-lint.lock (2 tools)\n");
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/^runs: npm server@1\.0\.0, 2 packages \(tree [0-9a-f]{12}\), no provenance, registry signature (?:absent|unchecked)$/m);
+    expect(first.out).toMatch(/^runs: npm server@1\.0\.0, 2 packages \(tree [0-9a-f]{12}\), no provenance, registry signature absent$/m);
     const locked = lockJson();
     expect(locked.artifact.version).toBe("1.0.0");
     expect(locked.artifact.tree["node_modules/helper"]).toMatch(/^helper@1\.0\.0 sha512-/);
@@ -161,6 +162,66 @@ describe("lock pins the package and its tree; lock --check catches what the tool
     } finally {
       await running.close();
     }
+  }, 240_000);
+
+  it("a new release without the provenance and signature its predecessor had: provenance_changed (fixture trust the check is told to use)", async () => {
+    const keys = makeKeys();
+    const registryKey = makeKeys();
+    const trustDir = mkdtempSync(join(work, "trust-"));
+    writeFileSync(join(trustDir, "root.json"), JSON.stringify(trustedRootFor(keys)));
+    writeFileSync(join(trustDir, "keys.json"), JSON.stringify({ keys: [registryKeyFor(keys.signerPublic), registryKeyFor(registryKey.signerPublic)] }));
+    const trustFlags = ["--registry-keys", join(trustDir, "keys.json"), "--trusted-root", join(trustDir, "root.json")];
+
+    await publish(registry, mcpServerPackage("attested", "1.0.0", {}));
+    const integrity = ((await packument(registry, "attested")) as { versions: Record<string, { dist: { integrity: string } }> }).versions["1.0.0"]?.dist
+      .integrity as string;
+    const build = {
+      name: "attested",
+      version: "1.0.0",
+      sha512Hex: Buffer.from(integrity.slice("sha512-".length), "base64").toString("hex"),
+      repository: "https://github.com/owner/attested",
+      workflow: ".github/workflows/release.yml",
+      ref: "refs/tags/v1.0.0",
+      builder: "https://github.com/actions/runner/github-hosted",
+    };
+    const url = storeFile(registry, "attested", "attestations-1.0.0.json", JSON.stringify(attestationsDocument(makeBundle(keys, build))));
+    setDistField(registry, "attested", "1.0.0", "attestations", { url, provenance: { predicateType: SLSA_V1 } });
+    setDistField(registry, "attested", "1.0.0", "signatures", [
+      registrySignature(registryKey.signer, registryKey.signerPublic, "attested", "1.0.0", integrity),
+    ]);
+
+    const locked = mcpLint(["lock", "--lock", "attested.lock", ...trustFlags, "--", "npx", "-y", "attested"]);
+    expect(locked.code).toBe(0);
+    expect(locked.out).toContain("runs: npm attested@1.0.0, 1 package (tree ");
+    expect(locked.out).toContain("built by https://github.com/owner/attested .github/workflows/release.yml, registry signature verified");
+    const provenance = (JSON.parse(readFileSync(join(work, "attested.lock"), "utf8")) as { artifact: { provenance: unknown } }).artifact.provenance;
+    expect(provenance).toEqual({ builder: build.builder, ref: build.ref, repository: build.repository, workflow: build.workflow });
+    // Unchanged: no change.
+    expect(mcpLint(["lock", "--check", "--lock", "attested.lock", ...trustFlags, "--", "npx", "-y", "attested"]).code).toBe(0);
+
+    // Published from a stolen token: no provenance, no registry signature.
+    await publish(registry, mcpServerPackage("attested", "1.0.1", {}));
+    const check = mcpLint(["lock", "--check", "--lock", "attested.lock", ...trustFlags, "--", "npx", "-y", "attested"]);
+    expect(check.code).toBe(1);
+    expect(check.out).toMatch(/error +artifact_changed +the launch runs attested@1\.0\.1, not the locked attested@1\.0\.0/);
+    expect(check.out).toMatch(
+      /error +provenance_changed +this release has no provenance; the locked one was built by https:\/\/github\.com\/owner\/attested \.github\/workflows\/release\.yml/,
+    );
+
+    // An attestation that does not verify (signed by a key nobody trusts) refuses the run: exit 2, one line.
+    const stranger = makeKeys();
+    const forged = storeFile(
+      registry,
+      "attested",
+      "attestations-1.0.1.json",
+      JSON.stringify(attestationsDocument(makeBundle(stranger, { ...build, version: "1.0.1" }))),
+    );
+    setDistField(registry, "attested", "1.0.1", "attestations", { url: forged, provenance: { predicateType: SLSA_V1 } });
+    const refused = mcpLint(["lock", "--check", "--lock", "attested.lock", ...trustFlags, "--", "npx", "-y", "attested"]);
+    expect(refused.code).toBe(2);
+    const last = refused.err.trimEnd().split("\n").at(-1) ?? "";
+    expect(last).toMatch(/^mcp-lint: attested@1\.0\.1.*verif/);
+    expect(refused.err).not.toMatch(/\n\s+at /);
   }, 240_000);
 
   it("--no-artifact neither records nor checks it", () => {
