@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve as resolvePath } from "node:path";
 import Arborist from "@npmcli/arborist";
 import npa from "npm-package-arg";
+import npmFetch from "npm-registry-fetch";
 import pacote from "pacote";
 import { ArtifactError, McpLintError } from "../errors.js";
 import type { NpmOptions } from "./npm-settings.js";
@@ -58,12 +59,15 @@ export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, t
     case "npm":
       try {
         // A check must see what the registry serves now, not a packument cached minutes ago (a 304 is cheap).
-        return { artifact: await registryArtifact(source.request, { ...npm, preferOnline: true }, trust, locked), unpinned: null, offline: false };
+        const online = { ...npm, preferOnline: true };
+        // npm's fetch answers from its cache when the registry cannot be reached; the package's own answer tells.
+        const { artifact, offline } = await registryArtifact(source.request, online, trust, locked);
+        return { artifact, unpinned: null, offline };
       } catch (error) {
         if (!unreachable(error)) throw asArtifactError(error, source.request);
       }
       try {
-        return { artifact: await registryArtifact(source.request, { ...npm, offline: true }, trust), unpinned: null, offline: true };
+        return { artifact: (await registryArtifact(source.request, { ...npm, offline: true }, trust)).artifact, unpinned: null, offline: true };
       } catch (error) {
         throw asArtifactError(error, source.request, "the registry cannot be reached and npm's cache does not hold it");
       }
@@ -73,13 +77,21 @@ export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, t
 /** Requests to the registry at once: a locked tree's packuments are asked for together, in one round trip. */
 const MAX_SOCKETS = 64;
 
-async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCheck, locked: ArtifactRecord | null = null): Promise<NpmArtifact> {
+async function registryArtifact(
+  request: string,
+  npm: NpmOptions,
+  trust: TrustCheck,
+  locked: ArtifactRecord | null = null,
+): Promise<{ artifact: NpmArtifact; offline: boolean }> {
   const options = { ...npm, maxSockets: MAX_SOCKETS };
   // With a locked tree, every packument it names is revalidated at once, beside the manifest; Arborist
   // then builds from those and fetches only names that are new to the tree. Without one, Arborist asks
   // level by level.
   const prefetched = locked?.type === "npm" && npm.preferOnline === true ? revalidate(locked, options) : null;
-  const [fetched] = await Promise.all([pacote.manifest(request, { ...options, fullMetadata: true }), prefetched]);
+  // The package's own packument is asked for beside them; pacote then reads it from the cache just filled.
+  const online = npm.preferOnline === true;
+  const [offline] = await Promise.all([online ? answeredFromCache(request, options) : Promise.resolve(npm.offline === true), prefetched]);
+  const fetched = await pacote.manifest(request, { ...options, fullMetadata: true, ...(online ? { preferOnline: false, preferOffline: true } : {}) });
   const manifest = fetched as pacote.Manifest & pacote.ManifestResult & { _time?: string };
   const dist = (manifest.dist ?? {}) as { integrity?: string; signatures?: unknown; attestations?: { url?: unknown } };
   const release: ReleaseFacts = {
@@ -90,6 +102,9 @@ async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCh
     attestationsUrl: typeof dist.attestations?.url === "string" ? dist.attestations.url : null,
     publishedAt: manifest._time ?? null,
   };
+  // The signature and provenance are checked while the tree is built.
+  const checks = Promise.all([trust.signature(release), trust.provenance(release)]);
+  checks.catch(() => undefined);
   const parsed = npa(request);
   // The tree of exactly the resolved version, so the tree and the version can never disagree.
   const key = parsed.name ?? manifest.name;
@@ -106,8 +121,8 @@ async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCh
     const node = ideal.children.get(key);
     if (node === undefined) throw new ArtifactError(`${request}: npm resolved no package (the tree is empty)`);
     const tree = limited(closure(treeNode(node)));
-    const [signature, provenance] = await Promise.all([trust.signature(release), trust.provenance(release)]);
-    return {
+    const [signature, provenance] = await checks;
+    const artifact: NpmArtifact = {
       type: "npm",
       name: manifest.name,
       version: manifest.version,
@@ -117,9 +132,21 @@ async function registryArtifact(request: string, npm: NpmOptions, trust: TrustCh
       treeSha256: treeSha256(tree),
       tree,
     };
+    return { artifact, offline };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** Fetch the package's packument as pacote will (full metadata), so it is cached; true when the answer came from npm's cache because the registry could not be reached. */
+async function answeredFromCache(request: string, npm: NpmOptions): Promise<boolean> {
+  const parsed = npa(request);
+  const spec = parsed.type === "alias" ? (parsed as npa.AliasResult).subSpec : parsed;
+  if (spec.name === null || spec.name === undefined || spec.escapedName === null || spec.escapedName === undefined) return false;
+  const registry = npmFetch.pickRegistry(spec.name, npm);
+  const response = await npmFetch(`${registry.replace(/\/+$/, "")}/${spec.escapedName}`, { ...npm, headers: { accept: "application/json" } });
+  await response.text();
+  return response.headers.get("x-local-cache-status") === "stale";
 }
 
 /** Ask for every packument a locked tree names, at once, so npm's cache holds what the registry serves now. */
