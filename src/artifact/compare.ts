@@ -22,10 +22,15 @@ export interface PackageChange {
 }
 
 /** Changes between the locked artifact and today's; nothing when the lock holds none. */
-export function compareArtifacts(locked: ArtifactRecord | null, current: ArtifactRecord | null, knownBad: KnownBadList): Change[] {
+export function compareArtifacts(
+  locked: ArtifactRecord | null,
+  current: ArtifactRecord | null,
+  knownBad: KnownBadList,
+  unpinned: string | null = null,
+): Change[] {
   if (locked === null) return [];
   if (current === null) {
-    return [artifactChange("unpinned", describe(locked), "a launch that fetches no pinnable package")];
+    return [artifactChange("unpinned", describe(locked), unpinned ?? "the launch fetches no package that can be pinned")];
   }
   if (locked.type !== current.type) return [artifactChange("type", describe(locked), describe(current))];
   if (locked.type === "image" && current.type === "image") {

@@ -10,7 +10,8 @@ import pacote from "pacote";
 import { ArtifactError, McpLintError } from "../errors.js";
 import type { NpmOptions } from "./npm-settings.js";
 import type { ArtifactSource } from "./source.js";
-import { closure, MAX_TREE_PACKAGES, type TreeNode, treeSha256 } from "./tree.js";
+import { neutralize } from "../text/neutralize.js";
+import { closure, decodePackage, encodePackage, isTreeLocation, MAX_TREE_PACKAGES, type TreeNode, treeSha256 } from "./tree.js";
 import type { ArtifactRecord, NpmArtifact, ProvenanceIdentity, RegistrySignature, TreePackage } from "./types.js";
 
 /** The registry facts of the release, for the trust checks (signature, provenance). */
@@ -71,6 +72,21 @@ export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, t
       } catch (error) {
         throw asArtifactError(error, source.request, "the registry cannot be reached and npm's cache does not hold it");
       }
+  }
+}
+
+/**
+ * resolveArtifact, where a package the registry cannot give (no such package or version, a registry
+ * that cannot be reached with nothing cached) pins nothing and says why, rather than stopping the run:
+ * a first lock is written without an artifact, and a check of a lock that pins one reports it. A
+ * signature or attestation that fails verification still stops the run.
+ */
+export async function resolveOrExplain(source: ArtifactSource, npm: NpmOptions, trust: TrustCheck, locked: ArtifactRecord | null = null): Promise<Resolved> {
+  try {
+    return await resolveArtifact(source, npm, trust, locked);
+  } catch (error) {
+    if (!(error instanceof ArtifactError)) throw error;
+    return { artifact: null, unpinned: error.message, offline: false };
   }
 }
 
@@ -201,8 +217,16 @@ function treeNode(node: Arborist.Node): TreeNode {
   };
 }
 
+/** The tree as the lock can hold it: bounded, and every place and line one the lock reads back (a hostile registry's names included). */
 function limited(tree: Map<string, TreePackage>): Map<string, TreePackage> {
   if (tree.size > MAX_TREE_PACKAGES) throw new ArtifactError(`the dependency tree has ${tree.size} packages, more than the ${MAX_TREE_PACKAGES} mcp-lint pins`);
+  for (const [location, item] of tree) {
+    if (!isTreeLocation(location) || decodePackage(encodePackage(item)) === null) {
+      throw new ArtifactError(
+        `the dependency tree holds a package mcp-lint cannot record (${neutralize(location.slice(0, 200))}); the registry served a name or version npm would not publish`,
+      );
+    }
+  }
   return tree;
 }
 
@@ -232,5 +256,7 @@ function asArtifactError(error: unknown, request: string, context?: string): Mcp
 
 function message(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0]?.slice(0, 300) ?? "unknown error";
+  // A registry URL can carry user info (a token); a message never shows it.
+  const line = (text.split("\n")[0] ?? "unknown error").replace(/\/\/[^/\s@]*@/g, "//");
+  return neutralize(line.slice(0, 300));
 }

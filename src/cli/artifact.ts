@@ -52,7 +52,7 @@ export function startArtifacts<J extends ArtifactJob>(
 
 /** What resolving needs, loaded before any server starts (a launched server could rewrite files on disk). */
 export interface ArtifactModules {
-  resolveArtifact: typeof import("../artifact/resolve.js").resolveArtifact;
+  resolveArtifact: typeof import("../artifact/resolve.js").resolveOrExplain;
   npmSettings: typeof import("../artifact/npm-settings.js").npmSettings;
   trust: (npm: NpmOptions) => Promise<TrustCheck>;
 }
@@ -64,12 +64,12 @@ function launches(job: ArtifactJob): boolean {
 /** Load the resolver's modules (npm's own libraries among them); null when no job launches a server. */
 export async function loadArtifactModules(jobs: readonly ArtifactJob[], files: TrustFiles): Promise<ArtifactModules | null> {
   if (!jobs.some(launches)) return null;
-  const [{ resolveArtifact }, { npmSettings }] = await Promise.all([
+  const [{ resolveOrExplain }, { npmSettings }] = await Promise.all([
     import("../artifact/resolve.js"),
     import("../artifact/npm-settings.js"),
     import("../artifact/provenance.js"),
   ]);
-  return { resolveArtifact, npmSettings, trust: (npm) => registryTrust(npm, files) };
+  return { resolveArtifact: resolveOrExplain, npmSettings, trust: (npm) => registryTrust(npm, files) };
 }
 
 /** For sources that reach no registry. */

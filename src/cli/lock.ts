@@ -509,7 +509,7 @@ async function readServers(
       const resolved = pending === undefined ? null : await pending;
       if (resolved !== null) snapshot.artifact = resolved.artifact;
       const changes = compareSnapshot(snapshot, previous);
-      if (resolved !== null) pushAll(changes, compareArtifacts(previous?.artifact ?? null, resolved.artifact, knownBad ?? EMPTY_KNOWN_BAD));
+      if (resolved !== null) pushAll(changes, compareArtifacts(previous?.artifact ?? null, resolved.artifact, knownBad ?? EMPTY_KNOWN_BAD, resolved.unpinned));
       const hidden = lockHiddenText(snapshot, previous, changes, flags.check);
       const notes = await notesFor(snapshot, previous, changes);
       const input: ReportInput = {

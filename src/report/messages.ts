@@ -266,7 +266,7 @@ function artifactMessage(change: Change): string {
       if (args.reason === "integrity") {
         return `${text(args.detail?.package)} is another tarball under the same version: integrity ${text(args.before)} -> ${text(args.after)}; the registry serves different code than was locked`;
       }
-      if (args.reason === "unpinned") return `the lock pins ${text(args.before)}, but the launch now runs ${text(args.after)}`;
+      if (args.reason === "unpinned") return `the lock pins ${text(args.before)}, but what the launch runs now cannot be pinned: ${text(args.after)}`;
       return `the launch runs ${text(args.after)}, not the locked ${text(args.before)}`;
     case "dependencies_changed": {
       const packages = (Array.isArray(args.after) ? args.after : []) as PackageChange[];

@@ -67,6 +67,9 @@ export interface LockLines {
   lineOf(server: string | null, name: string | null, kind: string): number | null;
 }
 
+/** Changes about what runs point at the lock's `artifact` section. */
+const ARTIFACT_KINDS: ReadonlySet<string> = new Set(["artifact_changed", "dependencies_changed", "provenance_changed"]);
+
 export function lockLines(text: string): LockLines {
   const lines = propertyLines(text, 4);
   const at = (...path: string[]) => lines.get(JSON.stringify(path)) ?? null;
@@ -74,7 +77,10 @@ export function lockLines(text: string): LockLines {
     lineOf(server, name, kind) {
       const scope = server === null ? [] : ["servers", server];
       const serverLine = server === null ? at("server") : at(...scope);
-      if (name === null) return (kind.startsWith("instructions") ? at(...scope, "instructions") : null) ?? serverLine ?? 1;
+      if (name === null) {
+        const own = kind.startsWith("instructions") ? "instructions" : ARTIFACT_KINDS.has(kind) ? "artifact" : null;
+        return (own === null ? null : at(...scope, own)) ?? serverLine ?? 1;
+      }
       const section = sectionOf(kind);
       return at(...scope, section, name) ?? at(...scope, section) ?? serverLine ?? 1;
     },

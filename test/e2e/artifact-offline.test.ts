@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type TrustCheck, resolveArtifact } from "../../src/artifact/resolve.js";
+import { resolveArtifact, resolveOrExplain, type TrustCheck } from "../../src/artifact/resolve.js";
 import { artifactSource } from "../../src/artifact/source.js";
 import { ArtifactError } from "../../src/errors.js";
 import { mcpServerPackage, publish, type Registry, startRegistry } from "./registry/verdaccio.js";
@@ -36,5 +36,11 @@ describe("an unreachable registry", () => {
     const missing = resolveArtifact(artifactSource(["npx", "-y", "never-published@1.0.0"]), npm, noTrust);
     await expect(missing).rejects.toBeInstanceOf(ArtifactError);
     await expect(missing).rejects.toThrow(/^cannot resolve never-published@1\.0\.0: the registry cannot be reached and npm's cache does not hold it$/);
+    // What lock and lock --check call: nothing pinned, and why.
+    expect(await resolveOrExplain(artifactSource(["npx", "-y", "never-published@1.0.0"]), npm, noTrust)).toEqual({
+      artifact: null,
+      unpinned: "cannot resolve never-published@1.0.0: the registry cannot be reached and npm's cache does not hold it",
+      offline: false,
+    });
   }, 120_000);
 });

@@ -50,8 +50,19 @@ describe("lock pins the package and its tree; lock --check catches what the tool
       scripts: { postinstall: "node -e \"require('fs').writeFileSync('ran-postinstall','')\"" },
       files: { "index.js": "module.exports = 2;\n" },
     });
-    const check = mcpLint(["lock", "--check", "--", "npx", "-y", "server@1.0.0"]);
+    const check = mcpLint(["lock", "--check", "--sarif", "check.sarif", "--", "npx", "-y", "server@1.0.0"]);
     expect(check.code).toBe(1);
+    // SARIF: the dependencies_changed rule, pointing at the lock's artifact section.
+    const sarif = JSON.parse(readFileSync(join(work, "check.sarif"), "utf8")) as {
+      runs: { results: { ruleId: string; level: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[];
+    };
+    const result = sarif.runs[0]?.results.find((item) => item.ruleId === "dependencies_changed");
+    expect(result?.level).toBe("error");
+    const artifactLine =
+      readFileSync(join(work, "mcp-lint.lock"), "utf8")
+        .split("\n")
+        .findIndex((line) => line === '  "artifact": {') + 1;
+    expect(result?.locations[0]?.physicalLocation.region.startLine).toBe(artifactLine);
     // The tools are the same; the only changes are in what runs.
     expect(check.out).not.toMatch(/tool_added|description_changed|schema_/);
     expect(check.out).toMatch(
