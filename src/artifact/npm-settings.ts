@@ -24,7 +24,8 @@ const FLAT_NAMES: Readonly<Record<string, string>> = {
   "user-agent": "userAgent",
 };
 
-let cached: Promise<NpmOptions> | null = null;
+/** Settings read so far, by the part of the environment npm reads them from. */
+const cached = new Map<string, Promise<NpmOptions>>();
 
 /**
  * `npm config list --json` in the environment the server's runner would see, so the registry that
@@ -32,11 +33,21 @@ let cached: Promise<NpmOptions> | null = null;
  * shown by npm as "(protected)" and are not read: a private registry that needs one is not reached.
  */
 export function npmSettings(env: NodeJS.ProcessEnv = process.env): Promise<NpmOptions> {
-  cached ??= readSettings(env).catch((error: unknown) => {
-    cached = null;
-    throw error;
-  });
-  return cached;
+  // Servers of one config usually share these; one that passes its own npm_config_* gets its own read.
+  const key = JSON.stringify(
+    Object.entries(env)
+      .filter(([name]) => /^(?:HOME|USERPROFILE|APPDATA|PREFIX|npm_config_.*|NPM_CONFIG_.*)$/.test(name))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  let settings = cached.get(key);
+  if (settings === undefined) {
+    settings = readSettings(env).catch((error: unknown) => {
+      cached.delete(key);
+      throw error;
+    });
+    cached.set(key, settings);
+  }
+  return settings;
 }
 
 async function readSettings(env: NodeJS.ProcessEnv): Promise<NpmOptions> {
@@ -86,5 +97,5 @@ function defaults(env: NodeJS.ProcessEnv): NpmOptions {
 
 /** For tests: forget the settings read so far. */
 export function forgetNpmSettings(): void {
-  cached = null;
+  cached.clear();
 }

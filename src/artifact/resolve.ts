@@ -99,16 +99,20 @@ async function registryArtifact(
   trust: TrustCheck,
   locked: ArtifactRecord | null = null,
 ): Promise<{ artifact: NpmArtifact; offline: boolean }> {
-  const options = { ...npm, maxSockets: MAX_SOCKETS };
-  // With a locked tree, every packument it names is revalidated at once, beside the manifest; Arborist
-  // then builds from those and fetches only names that are new to the tree. Without one, Arborist asks
-  // level by level.
-  const prefetched = locked?.type === "npm" && npm.preferOnline === true ? revalidate(locked, options) : null;
-  // The package's own packument is asked for beside them; pacote then reads it from the cache just filled.
+  // Packuments read once per run and shared by pacote and Arborist, whatever HTTP caching the registry allows.
+  const packumentCache = new Map<string, unknown>();
+  const options = { ...npm, maxSockets: MAX_SOCKETS, packumentCache };
   const online = npm.preferOnline === true;
-  const [offline] = await Promise.all([online ? answeredFromCache(request, options) : Promise.resolve(npm.offline === true), prefetched]);
-  const fetched = await pacote.manifest(request, { ...options, fullMetadata: true, ...(online ? { preferOnline: false, preferOffline: true } : {}) });
-  const manifest = fetched as pacote.Manifest & pacote.ManifestResult & { _time?: string };
+  // With a locked tree, every packument it names is asked for at once, beside the package's own
+  // (full) packument; Arborist then builds from those and asks only for names new to the tree.
+  // Without one, Arborist asks level by level.
+  const [offline] = await Promise.all([
+    online ? answeredFromCache(request, options, packumentCache) : Promise.resolve(npm.offline === true),
+    locked?.type === "npm" && online ? revalidate(locked, options) : null,
+  ]);
+  const manifest = (await pacote.manifest(request, { ...options, fullMetadata: true } as unknown as Parameters<
+    typeof pacote.manifest
+  >[1])) as unknown as pacote.Manifest & pacote.ManifestResult & { _time?: string };
   const dist = (manifest.dist ?? {}) as { integrity?: string; signatures?: unknown; attestations?: { url?: unknown } };
   const release: ReleaseFacts = {
     name: manifest.name,
@@ -131,8 +135,7 @@ async function registryArtifact(
       join(folder, "package.json"),
       JSON.stringify({ name: "mcp-lint-artifact", version: "0.0.0", private: true, dependencies: { [key]: spec } }),
     );
-    const treeOptions = prefetched === null ? options : { ...options, preferOnline: false, preferOffline: true };
-    const arborist = new Arborist({ ...treeOptions, path: folder, audit: false, fund: false } as ConstructorParameters<typeof Arborist>[0]);
+    const arborist = new Arborist({ ...options, path: folder, audit: false, fund: false } as ConstructorParameters<typeof Arborist>[0]);
     const ideal = await arborist.buildIdealTree();
     const node = ideal.children.get(key);
     if (node === undefined) throw new ArtifactError(`${request}: npm resolved no package (the tree is empty)`);
@@ -154,14 +157,19 @@ async function registryArtifact(
   }
 }
 
-/** Fetch the package's packument as pacote will (full metadata), so it is cached; true when the answer came from npm's cache because the registry could not be reached. */
-async function answeredFromCache(request: string, npm: NpmOptions): Promise<boolean> {
+/**
+ * Fetch the package's full packument as pacote would and hand it to pacote through the shared cache;
+ * true when npm's fetch answered from its disk cache because the registry could not be reached.
+ */
+async function answeredFromCache(request: string, npm: NpmOptions, packumentCache: Map<string, unknown>): Promise<boolean> {
   const parsed = npa(request);
   const spec = parsed.type === "alias" ? (parsed as npa.AliasResult).subSpec : parsed;
   if (spec.name === null || spec.name === undefined || spec.escapedName === null || spec.escapedName === undefined) return false;
-  const registry = npmFetch.pickRegistry(spec.name, npm);
-  const response = await npmFetch(`${registry.replace(/\/+$/, "")}/${spec.escapedName}`, { ...npm, headers: { accept: "application/json" } });
-  await response.text();
+  const url = `${npmFetch.pickRegistry(spec.name, npm).replace(/\/+$/, "")}/${spec.escapedName}`;
+  const response = await npmFetch(url, { ...npm, headers: { accept: "application/json" } });
+  const packument = (await response.json()) as Record<string, unknown>;
+  // pacote's own key for a full packument of this URL (registry.js): the manifest is then read from here.
+  packumentCache.set(`full:${url}`, packument);
   return response.headers.get("x-local-cache-status") === "stale";
 }
 
@@ -169,7 +177,9 @@ async function answeredFromCache(request: string, npm: NpmOptions): Promise<bool
 async function revalidate(locked: NpmArtifact, options: NpmOptions): Promise<void> {
   const names = new Set([...locked.tree.values()].map((item) => item.name));
   // A name the registry no longer has is left for Arborist to report.
-  await Promise.all([...names].map((name) => pacote.packument(name, options).catch(() => undefined)));
+  // Full packuments: Arborist 9 reads every manifest with fullMetadata, so these are the ones it looks up.
+  const full = { ...options, fullMetadata: true } as unknown as Parameters<typeof pacote.packument>[1];
+  await Promise.all([...names].map((name) => pacote.packument(name, full).catch(() => undefined)));
 }
 
 /** A package installed in a project (`node path/node_modules/pkg/...`): its tree as that install holds it. */

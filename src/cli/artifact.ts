@@ -36,9 +36,7 @@ export function startArtifacts<J extends ArtifactJob>(
   const { resolveArtifact, npmSettings, trust } = modules;
   for (const job of jobs.filter(launches)) {
     const source = artifactSource(job.launch);
-    const target = job.target as Target & { kind: "stdio" };
-    // npm's settings as the runner will see them: the server gets the minimal environment plus what is passed.
-    const env = { ...getDefaultEnvironment(), ...target.env };
+    const env = serverEnvironment(job);
     const work =
       source.type === "npm"
         ? npmSettings(env).then(async (npm) => resolveArtifact(source, npm, await trust(npm), lockedFor(job)))
@@ -57,6 +55,12 @@ export interface ArtifactModules {
   trust: (npm: NpmOptions) => Promise<TrustCheck>;
 }
 
+/** npm's settings as the runner will see them: the server gets the minimal environment plus what is passed. */
+function serverEnvironment(job: ArtifactJob): NodeJS.ProcessEnv {
+  const target = job.target as Target & { kind: "stdio" };
+  return { ...getDefaultEnvironment(), ...target.env };
+}
+
 function launches(job: ArtifactJob): boolean {
   return job.target?.kind === "stdio" && job.launch.length > 0;
 }
@@ -69,6 +73,8 @@ export async function loadArtifactModules(jobs: readonly ArtifactJob[], files: T
     import("../artifact/npm-settings.js"),
     import("../artifact/provenance.js"),
   ]);
+  // npm's settings are read now, while the servers start, not after.
+  for (const job of jobs.filter(launches)) npmSettings(serverEnvironment(job)).catch(() => undefined);
   return { resolveArtifact: resolveOrExplain, npmSettings, trust: (npm) => registryTrust(npm, files) };
 }
 
