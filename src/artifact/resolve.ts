@@ -8,6 +8,7 @@ import npa from "npm-package-arg";
 import npmFetch from "npm-registry-fetch";
 import pacote from "pacote";
 import { ArtifactError, McpLintError } from "../errors.js";
+import { localImageDigest } from "./image.js";
 import type { NpmOptions } from "./npm-settings.js";
 import type { ArtifactSource } from "./source.js";
 import { neutralize } from "../text/neutralize.js";
@@ -43,12 +44,15 @@ export async function resolveArtifact(source: ArtifactSource, npm: NpmOptions, t
   switch (source.type) {
     case "none":
       return { artifact: null, unpinned: source.reason, offline: false };
-    case "image":
+    case "image": {
+      // A tag is pinned by what the runtime holds under it, when it can tell.
+      const digest = source.digest ?? (await localImageDigest(source.runtime, source.reference));
       return {
-        artifact: { type: "image", reference: source.reference, digest: source.digest },
-        unpinned: source.digest === null ? "the image is run by tag, not by digest" : null,
+        artifact: { type: "image", reference: source.reference, digest },
+        unpinned: digest === null ? "the image is run by tag, and the container runtime could not tell its digest" : null,
         offline: false,
       };
+    }
     case "pypi":
       return {
         artifact: { type: "pypi", name: source.name, version: source.version },

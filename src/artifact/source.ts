@@ -20,7 +20,7 @@ export type ArtifactSource =
       runs: { bin: string | null; args: string[] } | null;
     }
   | { type: "npm-install"; name: string; root: string; script: string; args: string[] }
-  | { type: "image"; reference: string; digest: string | null }
+  | { type: "image"; reference: string; digest: string | null; runtime: string }
   | { type: "pypi"; name: string; version: string | null }
   | { type: "none"; reason: string };
 
@@ -39,7 +39,7 @@ export function artifactSource(argv: readonly string[]): ArtifactSource {
   }
   if (item.ecosystem === "image") {
     const digest = IMAGE_DIGEST.exec(item.display)?.[1] ?? null;
-    return { type: "image", reference: item.display, digest };
+    return { type: "image", reference: item.display, digest, runtime: item.launcher.split(" ")[0] as string };
   }
   if (item.ecosystem === "PyPI" && item.name !== null) {
     return { type: "pypi", name: item.name, version: item.resolves.type === "exact" ? item.resolves.version : null };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { digestFor } from "../../../src/artifact/image.js";
 import { artifactSource } from "../../../src/artifact/source.js";
 
 describe("artifactSource: which package a launch runs", () => {
@@ -55,9 +56,25 @@ describe("artifactSource: which package a launch runs", () => {
 
   it("records an image by its digest and a PyPI package by its exact version", () => {
     const digest = `sha256:${"a".repeat(64)}`;
-    expect(artifactSource(["docker", "run", "-i", "--rm", `ghcr.io/o/img@${digest}`])).toMatchObject({ type: "image", digest });
+    expect(artifactSource(["docker", "run", "-i", "--rm", `ghcr.io/o/img@${digest}`])).toMatchObject({ type: "image", digest, runtime: "docker" });
+    expect(artifactSource(["podman", "run", "ghcr.io/o/img:v1"])).toMatchObject({ type: "image", digest: null, runtime: "podman" });
     expect(artifactSource(["docker", "run", "-i", "ghcr.io/o/img:v1"])).toMatchObject({ type: "image", digest: null });
     expect(artifactSource(["uvx", "mcp-server-fetch==2025.4.7"])).toEqual({ type: "pypi", name: "mcp-server-fetch", version: "2025.4.7" });
     expect(artifactSource(["uvx", "mcp-server-fetch"])).toEqual({ type: "pypi", name: "mcp-server-fetch", version: null });
+  });
+});
+
+describe("digestFor: the local runtime's digest of a tag", () => {
+  const a = `sha256:${"a".repeat(64)}`;
+  const b = `sha256:${"b".repeat(64)}`;
+  it("takes the one digest of the reference's repository", () => {
+    expect(digestFor(JSON.stringify([`ghcr.io/o/img@${a}`]), "ghcr.io/o/img:v1")).toBe(a);
+    expect(digestFor(JSON.stringify([`docker.io/library/node@${a}`]), "node:20")).toBe(a);
+  });
+  it("gives nothing for another repository, two digests, or output it cannot read", () => {
+    expect(digestFor(JSON.stringify([`ghcr.io/other/img@${a}`]), "ghcr.io/o/img:v1")).toBeNull();
+    expect(digestFor(JSON.stringify([`ghcr.io/o/img@${a}`, `ghcr.io/o/img@${b}`]), "ghcr.io/o/img:v1")).toBeNull();
+    expect(digestFor("Error: no such image", "ghcr.io/o/img:v1")).toBeNull();
+    expect(digestFor("null", "ghcr.io/o/img:v1")).toBeNull();
   });
 });
