@@ -39,6 +39,10 @@ export function redactSnapshot(snapshot: ServerSnapshot, redactor: Redactor): Se
     name: text(snapshot.name, "serverInfo.name"),
     version: text(snapshot.version, "serverInfo.version"),
   };
+  // The icons are recorded in the lock too.
+  if (snapshot.icons !== undefined && snapshot.icons !== null) {
+    redacted.icons = redactJson(snapshot.icons, redactor, (pointer) => note(`serverInfo.icons at ${neutralize(pointer)}`));
+  }
   // Prompts, resources and templates: a v2 lock records them, so they are redacted like tools.
   for (const { section, key, what } of ENTRY_SECTIONS) {
     const items = snapshot[section];

@@ -4,7 +4,16 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, ToolListError } from "../errors.js";
 import { MAX_TOOLS } from "../limits.js";
-import { type EntrySection, isJsonObject, type ServerSnapshot, type Transport, tooManyTools, validateEntries, validateToolList } from "../lock/snapshot.js";
+import {
+  type EntrySection,
+  isJsonObject,
+  type ServerSnapshot,
+  serverIcons,
+  type Transport,
+  tooManyTools,
+  validateEntries,
+  validateToolList,
+} from "../lock/snapshot.js";
 import { type Bound, deadlineText, type RunClock } from "./bounds.js";
 
 /** Most `tools/list` pages followed: a list that never ends is an error, never a partial lock. */
@@ -43,6 +52,7 @@ export async function readSession(client: Client, options: SessionOptions): Prom
     version: isJsonObject(info) && typeof info.version === "string" ? info.version : null,
     commandSha256: options.commandSha256,
     transport: options.transport,
+    icons: isJsonObject(info) ? serverIcons(info.icons, options.where) : null,
   };
   const catalog = options.catalog ?? false;
   if (catalog === false) return snapshot;

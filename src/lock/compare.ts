@@ -499,6 +499,10 @@ function compareServer(lock: Lockfile, snapshot: ServerSnapshot): Change[] {
       changes.push(change("server_changed", null, { reason: what, before, after }));
     }
   }
+  // The server's icons are shown to users like a tool's, and compared the same way (meta_changed).
+  if (snapshot.icons !== undefined && !jsonEqual(lock.server.icons ?? null, snapshot.icons ?? null)) {
+    changes.push(change("meta_changed", null, { fields: ["serverInfo.icons"], before: lock.server.icons ?? null, after: snapshot.icons ?? null }));
+  }
   const { commandSha256 } = lock.server;
   if (snapshot.commandSha256 !== null && commandSha256 !== null && commandSha256 !== snapshot.commandSha256) {
     changes.push(change("server_changed", null, { reason: "command" }));

@@ -38,7 +38,8 @@ export interface IgnoreRule {
 export interface Lockfile {
   /** The format of the file this came from (or will be written as). */
   version: typeof LOCKFILE_VERSION | typeof LOCKFILE_VERSION_SERVERS;
-  server: { name: string | null; version: string | null; commandSha256: string | null };
+  /** `icons` is serverInfo.icons as last read (null: none). */
+  server: { name: string | null; version: string | null; commandSha256: string | null; icons?: unknown };
   instructions: Instructions;
   tools: Map<string, LockedEntry>;
   /** Prompts, resources and templates; null when not pinned (a v1 lock keeps but never compares them). */
@@ -61,7 +62,8 @@ const V1_REQUIRED_TOP_KEYS = ["instructions", "lockfile_version", "server", "too
 const V2_TOP_KEYS = ["lockfile_version", "servers"];
 const V2_SERVER_KEYS = ["artifact", "ignores", "instructions", "prompts", "read_as", "resource_templates", "resources", "server", "tools"];
 const V2_REQUIRED_SERVER_KEYS = ["instructions", "server", "tools"];
-const SERVER_KEYS = ["command_sha256", "name", "version"];
+const SERVER_KEYS = ["command_sha256", "icons", "name", "version"];
+const REQUIRED_SERVER_KEYS = ["command_sha256", "name", "version"];
 const ENTRY_KEYS = ["definition", "sha256"];
 const IGNORE_KEYS = ["kind", "path", "reason", "tool", "value_sha256"];
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -117,6 +119,7 @@ export function buildLockfile(
       name: snapshot.name ?? old?.name ?? null,
       version: snapshot.version ?? old?.version ?? null,
       commandSha256: snapshot.commandSha256 ?? old?.commandSha256 ?? null,
+      icons: snapshot.icons === undefined ? (old?.icons ?? null) : snapshot.icons,
     },
     instructions: snapshot.instructions.known ? snapshot.instructions : (previous?.instructions ?? { known: false }),
     tools: entriesFor(snapshot.tools, "name", previous?.tools),
@@ -178,7 +181,9 @@ function compareText(a: string, b: string): number {
 }
 
 function serverObject(lock: Lockfile): JsonObject {
-  return { command_sha256: lock.server.commandSha256, name: lock.server.name, version: lock.server.version };
+  const object: JsonObject = { command_sha256: lock.server.commandSha256, name: lock.server.name, version: lock.server.version };
+  if (lock.server.icons !== undefined && lock.server.icons !== null) object.icons = lock.server.icons as JsonObject[string];
+  return object;
 }
 
 function instructionsObject(lock: Lockfile): JsonObject {
@@ -287,7 +292,7 @@ function parseDocument(parsed: unknown, source: string, entryOptions: EntryOptio
 function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: string, source: string, options: EntryOptions, fail: Fail): Lockfile {
   const server = ownField(parsed, "server");
   if (!isJsonObject(server)) return fail(`${at}"server" must be an object`);
-  checkKeys(server, SERVER_KEYS, SERVER_KEYS, `${at}"server"`, fail);
+  checkKeys(server, SERVER_KEYS, REQUIRED_SERVER_KEYS, `${at}"server"`, fail);
   const name = nullableString(ownField(server, "name"), `${at}"server.name"`, fail);
   const serverVersion = nullableString(ownField(server, "version"), `${at}"server.version"`, fail);
   const commandSha256 = nullableString(ownField(server, "command_sha256"), `${at}"server.command_sha256"`, fail);
@@ -311,7 +316,7 @@ function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: 
   };
   return {
     version,
-    server: { name, version: serverVersion, commandSha256 },
+    server: { name, version: serverVersion, commandSha256, icons: ownField(server, "icons") ?? null },
     instructions: known ? { known: true, text: text === "" ? null : text } : { known: false },
     tools: section("tools") ?? new Map(),
     prompts: section("prompts"),

@@ -37,6 +37,8 @@ export interface ServerSnapshot {
   readAs?: { name: string; version: string };
   /** Where a secret the server echoed back was redacted (never the value), the first few; absent when none was. */
   echoed?: { places: string[]; more: boolean };
+  /** `serverInfo.icons` as sent (null when the server sends none); absent when this run did not read serverInfo. */
+  icons?: unknown;
   /** What the launch runs (its package, tree and provenance); null when nothing can be pinned, absent when this run did not read it. */
   artifact?: ArtifactRecord | null;
 }
@@ -196,6 +198,8 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
     version: stringOrNull(info && ownField(info, "version")),
     commandSha256: null,
     transport: "file",
+    // A saved list says nothing of icons unless it has the key (it may have been saved without them).
+    ...(info === null || ownField(info, "icons") === undefined ? {} : { icons: serverIcons(ownField(info, "icons"), source) }),
   };
   // A saved list may also hold the other definitions a lock pins (the shape `lock` reads live).
   for (const { section, key, what } of ENTRY_SECTIONS) {
@@ -207,4 +211,13 @@ export function snapshotFromFile(parsed: unknown, source: string): ServerSnapsho
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === "string" ? value : null;
+}
+
+/** `serverInfo.icons` as the lock records it (null for none), bounded like a definition. */
+export function serverIcons(value: unknown, where: string): unknown {
+  if (value === undefined || value === null) return null;
+  if (maxDepth(value, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) {
+    throw new ToolListError(`${where}: serverInfo.icons is nested deeper than ${MAX_DEFINITION_DEPTH} levels`);
+  }
+  return value;
 }
