@@ -362,7 +362,9 @@ export async function main(args: readonly string[], output: Output): Promise<num
   // `eval` (issue 28): do the fixes help a real agent? Tasks run direct and behind the proxy.
   cli
     .command("eval [dir]", "Measure whether mcp-lint proxy's fixes help an agent: --setup the tasks, --run them direct and proxied, --report")
-    .usage("eval (--setup | --run | --report) [DIR] [--split test|train|all] [--runs N] [--agent CMD] [--model NAME] [--tasks IDS] [--arms direct,proxy]")
+    .usage(
+      "eval (--setup | --run | --report) [DIR] [--split test|train|all] [--runs N] [--agent CMD] [--model NAME] [--tasks IDS] [--arms direct,proxy] [--allow-uncontained]",
+    )
     .option("--setup", "Write the task set, build the sandbox and install the servers into DIR (default mcp-lint-eval)")
     .option("--run", "Run every task of the split once direct and once behind the proxy per run; appends to DIR/results.jsonl, skipping finished runs")
     .option("--report", "Print the tables of DIR/results.jsonl and write DIR/report.md and DIR/success.svg")
@@ -380,7 +382,10 @@ export async function main(args: readonly string[], output: Output): Promise<num
     )
     .option("--markdown <path>", "With --report: where the Markdown report goes (default DIR/report.md)")
     .option("--svg <path>", "With --report: where the chart goes (default DIR/success.svg)")
-    .option("--no-pid-namespace", "Start the agent without a PID namespace of its own (Linux)", { default: "a namespace where available" })
+    .option("--no-pid-namespace", "Start the agent without a PID namespace of its own (Linux); the servers still get theirs", {
+      default: "a namespace where available",
+    })
+    .option("--allow-uncontained", "With --run: run with a model key even where the servers cannot get a PID namespace (a server could read the key)")
     .example("mcp-lint eval --setup")
     .example("mcp-lint eval --run --split test --runs 3")
     .example("mcp-lint eval --report")
@@ -420,6 +425,7 @@ export async function main(args: readonly string[], output: Output): Promise<num
             markdown: single(options.markdown, "--markdown"),
             svg: single(options.svg, "--svg"),
             pidNamespace: options.pidNamespace !== false,
+            allowUncontained: flag(options.allowUncontained, "--allow-uncontained"),
           },
           output,
         ),

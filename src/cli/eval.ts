@@ -1,7 +1,7 @@
 /** The `eval` command: build the task folder (`--setup`), run the agent on each task direct and behind the proxy (`--run`), and report (`--report`). */
 
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,10 +11,14 @@ import { UsageError } from "../errors.js";
 import { ACCESS_TIMEOUT_MS, checkModelAccess } from "../eval/access.js";
 import { CREDENTIAL_VARIABLES, runAgent, secretValues } from "../eval/agent.js";
 import { checkAnswer } from "../eval/check.js";
+import { serverContainment, uncontainedDecision } from "../eval/containment.js";
 import { summarize, reportMarkdown, reportText, successChartSvg } from "../eval/report.js";
 import { appendResult, finishedKeys, parseResults, runKey } from "../eval/results.js";
 import { buildSandbox } from "../eval/sandbox.js";
+import { copySandbox, sandboxProblem } from "../eval/sandbox-copy.js";
+import { checkSetupRecord, writeSetupRecord } from "../eval/setup-record.js";
 import { EVAL_DESCRIPTIONS, taskSet } from "../eval/tasks.js";
+import { entryProblem, taskSetProblem } from "../eval/trust.js";
 import type { EvalArm, EvalResult, EvalServer, EvalTask, TaskSet } from "../eval/types.js";
 import { isJsonObject } from "../json/value.js";
 import { readJsonFile, readTextIfExists, writeFileSafely } from "../lock/io.js";
@@ -38,6 +42,8 @@ export interface EvalFlags {
   markdown: string | null;
   svg: string | null;
   pidNamespace: boolean;
+  /** `--allow-uncontained`: run with a model credential even where the servers get no PID namespace. */
+  allowUncontained: boolean;
 }
 
 /** Variables an agent needs to reach its model, passed when set; `--pass-env` adds more. */
@@ -54,7 +60,10 @@ export async function runEval(flags: EvalFlags, output: Output): Promise<number>
   const dir = resolve(flags.dir);
   if (flags.mode === "setup") return setup(dir, output);
   const set = await readTaskSet(dir);
-  if (flags.mode === "run") return run(dir, set, flags, output);
+  if (flags.mode === "run") {
+    await checkTrusted(dir, set);
+    return run(dir, set, flags, output);
+  }
   return report(dir, set, flags, output);
 }
 
@@ -81,20 +90,23 @@ async function setup(dir: string, output: Output): Promise<number> {
     output.err(`mcp-lint: eval: installing ${set.servers.length} servers from npm into ${serversDir}...\n`);
     await mkdir(serversDir, { recursive: true });
     const dependencies = Object.fromEntries(set.servers.map((server) => [server.package, server.version]));
-    await writeFile(join(serversDir, "package.json"), `${JSON.stringify({ private: true, dependencies }, null, 2)}\n`);
+    await writeFileSafely(join(serversDir, "package.json"), `${JSON.stringify({ private: true, dependencies }, null, 2)}\n`);
     await npmInstall(serversDir);
   }
+  const record = await writeSetupRecord(dir, set);
+  output.err(`mcp-lint: eval: recorded a digest of the task set and the servers' install in ${record}; eval --run refuses them once they differ\n`);
   const tests = set.tasks.filter((task) => task.split === "test").length;
   output.out(
     `eval: wrote ${join(dir, "tasks.json")} (${set.tasks.length} tasks, ${tests} in the test split), the sandbox and ${set.servers.length} servers in ${dir}\n` +
-      `next: mcp-lint eval --run ${flags(dir)} (needs your model access: ANTHROPIC_API_KEY), then mcp-lint eval --report ${flags(dir)}\n`,
+      `next: mcp-lint eval --run${dirArgument(dir)} (needs your model access: ANTHROPIC_API_KEY), then mcp-lint eval --report${dirArgument(dir)}\n`,
   );
   return 0;
 }
 
-function flags(dir: string): string {
+/** The folder as the commands `eval` suggests name it: nothing for the default, else a space and the folder, quoted. */
+function dirArgument(dir: string): string {
   const relative = dir.startsWith(`${process.cwd()}/`) ? dir.slice(process.cwd().length + 1) : dir;
-  return relative === DEFAULT_EVAL_DIR ? "" : shellQuote.quote([relative]);
+  return relative === DEFAULT_EVAL_DIR ? "" : ` ${shellQuote.quote([relative])}`;
 }
 
 /** Whether every server is installed below `folder` at its pinned version (a second setup installs nothing). */
@@ -139,12 +151,59 @@ async function readTaskSet(dir: string): Promise<TaskSet> {
   return value as unknown as TaskSet;
 }
 
+/**
+ * Before anything of `--run` starts: the task file's servers run files of their own packages with
+ * the task set's variables only (trust.ts), the task set and the install are those setup recorded,
+ * and the sandbox is a folder with no link out of it. Each refusal is one line naming the file.
+ */
+async function checkTrusted(dir: string, set: TaskSet): Promise<void> {
+  const file = join(dir, "tasks.json");
+  const setup = `mcp-lint eval --setup${dirArgument(dir)}`;
+  const stopped = "; nothing was run";
+  const problem = taskSetProblem(set) ?? (await firstEntryProblem(join(dir, "servers"), set));
+  if (problem !== null) throw new UsageError(`eval --run: ${file}: ${problem}; write it again with ${setup}${stopped}`);
+  const record = await checkSetupRecord(dir);
+  if (record.kind === "no-record") {
+    throw new UsageError(
+      `eval --run: eval --setup has not recorded ${dir} here (no ${record.file}); run ${setup} first: eval --run runs only what setup wrote${stopped}`,
+    );
+  }
+  if (record.kind === "differs") {
+    const path = join(dir, record.path);
+    const how = record.now === "gone" ? "is gone" : record.now === "new" ? "is new" : "differs";
+    throw new UsageError(
+      record.part === "task set"
+        ? `eval --run: ${path} ${how} since eval --setup wrote the task set; run ${setup} to write it again${stopped}`
+        : `eval --run: ${path} ${how} since eval --setup recorded the servers' install; run ${setup} to record this install, or delete ${join(dir, "servers")} first to install the servers again${stopped}`,
+    );
+  }
+  const sandbox = join(dir, "sandbox");
+  const unsafe = await sandboxProblem(sandbox);
+  if (unsafe !== null) {
+    const fix = unsafe.startsWith("is a symbolic link") ? `remove the link and run ${setup} to build the sandbox again` : `run ${setup} to build it again`;
+    throw new UsageError(`eval --run: the sandbox ${sandbox} ${unsafe}; ${fix}${stopped}`);
+  }
+}
+
+async function firstEntryProblem(serversDir: string, set: TaskSet): Promise<string | null> {
+  for (const server of set.servers) {
+    const problem = await entryProblem(serversDir, server);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
 /** The mcp-lint CLI this run is, to start `mcp-lint proxy` for the proxied arm (a chunk sits in dist/chunks, a module in dist/eval). */
 function cliPath(): string {
   return fileURLToPath(new URL("../cli.js", import.meta.url));
 }
 
-/** The server command of one arm: the server itself, or the proxy in front of it with the task set's descriptions. */
+/**
+ * The server command of one arm. Both arms start the server through `mcp-lint proxy`, so both
+ * launch it alike: in a PID namespace of its own, with the minimal environment and only the task
+ * set's variables (--pass-env), never the agent's. The direct arm has no lock and every fix off,
+ * so the server's messages pass as sent; the proxy arm has the fixes and the task set's descriptions.
+ */
 export function serverCommand(
   server: EvalServer,
   arm: EvalArm,
@@ -156,11 +215,15 @@ export function serverCommand(
   const entry = join(dir, "servers", "node_modules", server.package, server.entry);
   const args = server.args.map(fill);
   const env = Object.fromEntries(Object.entries(server.env).map(([name, value]) => [name, fill(value)]));
-  if (arm === "direct") return { command: process.execPath, args: [entry, ...args], env };
-  const descriptions = server.descriptions === null ? [] : ["--descriptions", join(dir, server.descriptions)];
+  const fixes =
+    arm === "direct"
+      ? ["--results", "off", "--no-paging", "--no-errors"]
+      : server.descriptions === null
+        ? []
+        : ["--descriptions", join(dir, server.descriptions)];
   // The proxy passes the server only what --pass-env names, like every launch.
   const passEnv = Object.keys(env).flatMap((name) => ["--pass-env", name]);
-  return { command: process.execPath, args: [cli, "proxy", ...descriptions, ...passEnv, "--", process.execPath, entry, ...args], env };
+  return { command: process.execPath, args: [cli, "proxy", ...fixes, ...passEnv, "--", process.execPath, entry, ...args], env };
 }
 
 async function run(dir: string, set: TaskSet, flags: EvalFlags, output: Output): Promise<number> {
@@ -207,6 +270,14 @@ async function run(dir: string, set: TaskSet, flags: EvalFlags, output: Output):
     }
   }
   if (pending.length > 0) {
+    // Said once, before any run: a server without a namespace could read the agent's key.
+    const uncontained = await serverContainment(flags.pidNamespace, process.env.PATH);
+    if (uncontained !== null) {
+      const credentials = CREDENTIAL_VARIABLES.filter((name) => passEnv[name] !== undefined);
+      const decision = uncontainedDecision(uncontained, credentials, flags.allowUncontained);
+      if ("refuse" in decision) throw new UsageError(decision.refuse);
+      output.err(decision.warn);
+    }
     // Before the first run, and before results.jsonl is touched: can the agent reach its model at all?
     const problem = await checkModelAccess({
       command,
@@ -265,7 +336,7 @@ async function runOne(
   const scratch = await mkdtemp(join(tmpdir(), "mcp-lint-eval-"));
   try {
     const sandbox = join(scratch, "sandbox");
-    await cp(join(dir, "sandbox"), sandbox, { recursive: true, verbatimSymlinks: true });
+    await copySandbox(join(dir, "sandbox"), sandbox);
     const outcome = await runAgent({
       command: agent.command,
       prompt: task.prompt,

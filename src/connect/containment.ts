@@ -5,7 +5,7 @@ import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
 /** How this process starts servers: behind a launcher that gives each a PID namespace, or as they are (and why). */
-export type Containment = { kind: "namespace"; launcher: string[] } | { kind: "group"; warning: string | null };
+export type Containment = { kind: "namespace"; launcher: string[] } | { kind: "group"; warning: string | null; why: string | null };
 
 /** glibc's execvp search path when PATH is unset; the server's environment may lack PATH. */
 const DEFAULT_PATH = "/bin:/usr/bin";
@@ -96,9 +96,9 @@ function runProbe(argv: string[]): Promise<{ code: number | null; stderr: string
 }
 
 async function decide(pathVariable: string | undefined): Promise<Containment> {
-  if (process.platform !== "linux") return { kind: "group", warning: containmentWarning("PID namespaces are Linux only", ACCEPT) };
+  if (process.platform !== "linux") return uncontained("PID namespaces are Linux only", ACCEPT);
   const unshare = findCommand("unshare", pathVariable);
-  if (!("path" in unshare)) return { kind: "group", warning: containmentWarning("util-linux unshare is not on PATH", `install util-linux, or ${ACCEPT}`) };
+  if (!("path" in unshare)) return uncontained("util-linux unshare is not on PATH", `install util-linux, or ${ACCEPT}`);
   const setpriv = findCommand("setpriv", pathVariable);
   const root = process.getuid?.() === 0;
   // The probe runs unshare itself inside the namespace: that proves the flags are known, the
@@ -114,7 +114,26 @@ async function decide(pathVariable: string | undefined): Promise<Containment> {
     if (result.code === 0) return { kind: "namespace", launcher: plain };
   }
   const { why, hint } = probeProblem(result.code, result.stderr, root, !root && apparmorRestricts());
-  return { kind: "group", warning: containmentWarning(why, hint) };
+  return uncontained(why, hint);
+}
+
+function uncontained(why: string, hint: string): Containment {
+  return { kind: "group", warning: containmentWarning(why, hint), why };
+}
+
+/**
+ * How a server is started by a program that itself runs in a namespace from this launcher (an
+ * agent that starts `mcp-lint proxy`): the launcher inside the launcher must work too. One probe.
+ */
+export async function nestedContainment(pathVariable: string | undefined): Promise<Containment> {
+  const outer = await containmentFor(pathVariable);
+  const unshare = findCommand("unshare", pathVariable);
+  if (outer.kind !== "namespace" || !("path" in unshare)) return outer;
+  const result = await runProbe([...outer.launcher, ...outer.launcher, unshare.path, "--version"]);
+  if (result.code === 0) return outer;
+  const root = process.getuid?.() === 0;
+  const { why, hint } = probeProblem(result.code, result.stderr, root, !root && apparmorRestricts());
+  return uncontained(`inside a namespace, ${why}`, hint);
 }
 
 /** Whether AppArmor keeps unprivileged user namespaces from getting capabilities (Ubuntu 23.10 and later). */

@@ -36,7 +36,7 @@ export interface GroupTransportOptions {
 }
 
 /** With --no-pid-namespace: the process group and the /proc walk, by choice, so no warning. */
-const OPTED_OUT: Containment = { kind: "group", warning: null };
+const OPTED_OUT: Containment = { kind: "group", warning: null, why: null };
 
 /**
  * What util-linux 2.38's unshare prints, as its last words, when the server it holds is killed by

@@ -1,10 +1,11 @@
 /** Run the agent once on one task: Claude Code's headless contract (`-p`, `--mcp-config`, stream-json), an isolated config folder, contained and bounded like every launch. */
 
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { lastErrorLine, runContained } from "../connect/run-contained.js";
 import { isJsonObject, ownField } from "../json/value.js";
+import { writeFileSafely } from "../lock/io.js";
 import { couldBeSecret, makeRedactor } from "../text/redact.js";
 
 /** How one agent run is set up. */
@@ -175,12 +176,13 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   const config = join(run.scratch, "claude-config");
   await Promise.all([home, config].map((dir) => mkdir(dir, { recursive: true, mode: 0o700 })));
   const mcpConfig = join(run.scratch, "mcp.json");
-  // The agent hands a stdio server its own environment: the model's credentials are blanked for it, so a
-  // server (or a task that lists its environment) never sees them.
+  // The agent hands a stdio server its own environment: the model's credentials are blanked in it. What
+  // keeps a server from the agent's own copy is the launch (serverCommand: the proxy starts it in a PID
+  // namespace of its own with the minimal environment, so neither its environment nor /proc shows the key).
   const blanked = Object.fromEntries(Object.keys(run.passEnv).map((name) => [name, ""]));
   const servers =
     run.server === null ? {} : { target: { type: "stdio", command: run.server.command, args: run.server.args, env: { ...blanked, ...run.server.env } } };
-  await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`, { mode: 0o600 });
+  await writeFileSafely(mcpConfig, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`, { mode: 0o600 });
   const { HOME: _home, ...base } = getDefaultEnvironment();
   const [command, ...leading] = run.command as [string, ...string[]];
   const ran = await runContained({

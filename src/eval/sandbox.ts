@@ -5,9 +5,10 @@
  */
 
 import { execFile } from "node:child_process";
-import { lstat, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { devNull } from "node:os";
 import { dirname, join } from "node:path";
+import { writeFileSafely } from "../lock/io.js";
 
 /** The file that says a folder holds a sandbox this module made (and may rebuild). */
 export const SANDBOX_MARKER = ".mcp-lint-eval-sandbox";
@@ -54,12 +55,12 @@ export const FACTS = {
 export async function buildSandbox(dir: string): Promise<void> {
   await prepareFolder(dir);
   // The marker goes first, so that a build that fails halfway leaves a folder the next build may empty.
-  await writeFile(join(dir, SANDBOX_MARKER), MARKER_TEXT);
+  await writeFileSafely(join(dir, SANDBOX_MARKER), MARKER_TEXT);
   const files = sandboxFiles();
   for (const [path, text] of files) {
     const target = join(dir, path);
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, text);
+    await writeFileSafely(target, text);
   }
   await buildRepo(join(dir, "repo"));
 }

@@ -84,6 +84,20 @@ export const EVAL_SERVERS: EvalServer[] = [
 ];
 
 /**
+ * Every variable a server of the task set may be given: those the servers above take, and no
+ * other. `eval --run` refuses a tasks.json whose `env` names another (trust.ts).
+ */
+export const EVAL_SERVER_VARIABLES: readonly string[] = [
+  "MEMORY_FILE_PATH",
+  "RELEASE_CHANNEL",
+  ...Array.from({ length: 24 }, (_, index) => `FEATURE_FLAGS_${String(index + 1).padStart(2, "0")}`),
+  "MCP_TRANSPORT_TYPE",
+  "MCP_LOG_LEVEL",
+  "GIT_BASE_DIR",
+  "GIT_SIGN_COMMITS",
+];
+
+/**
  * An answer pattern for the last line of a result (group 1 inside `line`), on the whole text or on
  * the proxy's last page (the line before a note that ends at the total). Lines of `line` must not
  * hold groups of their own besides the first.

@@ -45,17 +45,22 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ ur
 /** No model access from this environment: no key, no token, the default endpoint. */
 const NO_ACCESS = { ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ANTHROPIC_BASE_URL: "" };
 
+/** An eval folder set up with the servers of test/clients; its setup is recorded in `config`. */
+async function setUp(dir: string, config: string): Promise<number | null> {
+  mkdirSync(join(dir, "servers"), { recursive: true });
+  symlinkSync(join(clientsDir, "node_modules"), join(dir, "servers", "node_modules"));
+  return (await runCli(["eval", "--setup", dir], { cwd: repo, env: { XDG_CONFIG_HOME: config } })).code;
+}
+
 describe("eval --run checks the agent reaches its model before it spends", () => {
   const root = tempDir();
   const dir = join(root, "eval");
+  const config = join(root, "config");
   let setupCode: number | null = null;
   const closers: (() => void)[] = [];
   beforeAll(async () => {
     prepareClients(["claude-code"]);
-    mkdirSync(join(dir, "servers"), { recursive: true });
-    symlinkSync(join(clientsDir, "node_modules"), join(dir, "servers", "node_modules"));
-    const setup = await runCli(["eval", "--setup", dir], { cwd: repo });
-    setupCode = setup.code;
+    setupCode = await setUp(dir, config);
   }, 600_000);
   afterAll(() => {
     for (const close of closers) close();
@@ -63,7 +68,10 @@ describe("eval --run checks the agent reaches its model before it spends", () =>
 
   /** `eval --run` of the two tasks in the direct arm with the real Claude Code. */
   const evalRun = (env: NodeJS.ProcessEnv, more: string[] = [], at = dir) =>
-    runCli(["eval", "--run", at, "--agent", claude, "--tasks", `${GOOD_TASK},${FAILING_TASK}`, "--arms", "direct", ...more], { cwd: repo, env });
+    runCli(["eval", "--run", at, "--agent", claude, "--tasks", `${GOOD_TASK},${FAILING_TASK}`, "--arms", "direct", ...more], {
+      cwd: repo,
+      env: { XDG_CONFIG_HOME: config, ...env },
+    });
 
   /** Asserts the run stopped with one `mcp-lint:` line, exit 2, printed nothing on stdout, and returns the line. */
   const stoppedLine = (result: Awaited<ReturnType<typeof runCli>>): string => {
@@ -92,8 +100,7 @@ describe("eval --run checks the agent reaches its model before it spends", () =>
   it("without a key or login: a results.jsonl there already is not touched, not even rewritten", async () => {
     if (!runs("claude-code")) return;
     const other = join(root, "with-results");
-    mkdirSync(other);
-    for (const name of ["tasks.json", "sandbox", "servers", "descriptions"]) symlinkSync(join(dir, name), join(other, name));
+    expect(await setUp(other, config)).toBe(0);
     const file = join(other, "results.jsonl");
     const before = `${JSON.stringify({ task: GOOD_TASK, server: "filesystem", arm: "direct", run: 1, success: true, tokens: 1, turns: 1, toolCalls: 1, ms: 1, error: null, agent: "claude", model: "haiku" })}\n`;
     writeFileSync(file, before);
@@ -196,12 +203,11 @@ describe("eval --run checks the agent reaches its model before it spends", () =>
 describe("eval --run with an agent that echoes its key in its errors", () => {
   const root = tempDir();
   const dir = join(root, "eval");
+  const config = join(root, "config");
   let setupCode: number | null = null;
   beforeAll(async () => {
     prepareClients(["claude-code"]);
-    mkdirSync(join(dir, "servers"), { recursive: true });
-    symlinkSync(join(clientsDir, "node_modules"), join(dir, "servers", "node_modules"));
-    setupCode = (await runCli(["eval", "--setup", dir], { cwd: repo })).code;
+    setupCode = await setUp(dir, config);
   }, 600_000);
   const agent = `${process.execPath} ${hostileAgent}`;
 
@@ -209,7 +215,7 @@ describe("eval --run with an agent that echoes its key in its errors", () => {
     expect(setupCode).toBe(0);
     const result = await runCli(["eval", "--run", dir, "--agent", agent, "--tasks", GOOD_TASK, "--pass-env", "HOSTILE_AGENT_FAIL_ACCESS"], {
       cwd: repo,
-      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: "", HOSTILE_AGENT_FAIL_ACCESS: "1" },
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: "", HOSTILE_AGENT_FAIL_ACCESS: "1", XDG_CONFIG_HOME: config },
     });
     expect(result.code, result.stderr).toBe(2);
     const lines = result.stderr.split("\n").filter((line) => line !== "");
@@ -224,7 +230,7 @@ describe("eval --run with an agent that echoes its key in its errors", () => {
     expect(setupCode).toBe(0);
     const result = await runCli(["eval", "--run", dir, "--agent", agent, "--tasks", `${GOOD_TASK},${FAILING_TASK}`], {
       cwd: repo,
-      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: "" },
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: "", XDG_CONFIG_HOME: config },
     });
     expect(result.code, result.stderr).toBe(2);
     const lines = result.stderr.split("\n").filter((line) => line !== "");

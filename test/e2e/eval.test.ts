@@ -29,7 +29,10 @@ function startModel(tasksFile: string): Promise<{ url: string; close: () => void
 }
 
 describe("eval with the real Claude Code and a scripted model", () => {
-  const dir = join(tempDir(), "eval");
+  const root = tempDir();
+  const dir = join(root, "eval");
+  // Where setup records the folder (the user's config folder), kept apart from the real one.
+  const config = join(root, "config");
   let model: Awaited<ReturnType<typeof startModel>> | undefined;
   let setupResult: Awaited<ReturnType<typeof runCli>>;
   beforeAll(async () => {
@@ -37,11 +40,11 @@ describe("eval with the real Claude Code and a scripted model", () => {
     // The servers are installed with the clients (test/clients); setup finds them there and installs nothing.
     mkdirSync(join(dir, "servers"), { recursive: true });
     symlinkSync(join(clientsDir, "node_modules"), join(dir, "servers", "node_modules"));
-    setupResult = await runCli(["eval", "--setup", dir], { cwd: repo });
+    setupResult = await runCli(["eval", "--setup", dir], { cwd: repo, env: { XDG_CONFIG_HOME: config } });
     if (setupResult.code === 0) model = await startModel(join(dir, "tasks.json"));
   }, 600_000);
   afterAll(() => model?.close());
-  const env = () => ({ ANTHROPIC_BASE_URL: model?.url ?? "", ANTHROPIC_API_KEY: "sk-ant-eval-dummy" });
+  const env = () => ({ ANTHROPIC_BASE_URL: model?.url ?? "", ANTHROPIC_API_KEY: "sk-ant-eval-dummy", XDG_CONFIG_HOME: config });
 
   it("--setup writes the task set, the sandbox and the servers", () => {
     expect(setupResult.code, setupResult.stderr).toBe(0);

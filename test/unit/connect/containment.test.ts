@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { containmentFor, findCommand, launcherArgv, namespaceFlags, probeProblem, warnOnce } from "../../../src/connect/containment.js";
+import { containmentFor, findCommand, launcherArgv, namespaceFlags, nestedContainment, probeProblem, warnOnce } from "../../../src/connect/containment.js";
 
 describe("namespaceFlags", () => {
   it("as root: a PID namespace with its own /proc, and no user namespace (the server keeps its privileges)", () => {
@@ -104,5 +104,16 @@ describe("containmentFor", () => {
     warnOnce(decided, (line) => lines.push(line));
     warnOnce(decided, (line) => lines.push(line));
     expect(lines).toEqual([expected]);
+  });
+});
+
+describe("nestedContainment", () => {
+  it("without unshare on PATH: the same decision as containmentFor, with why", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "mcp-lint-nopath-"));
+    const decided = await nestedContainment(empty);
+    expect(decided).toEqual(await containmentFor(empty));
+    expect(decided.kind === "group" ? decided.why : null).toBe(
+      process.platform === "linux" ? "util-linux unshare is not on PATH" : "PID namespaces are Linux only",
+    );
   });
 });
