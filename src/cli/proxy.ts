@@ -11,7 +11,7 @@ import { launchStdioServer } from "../connect/launch.js";
 import { MessageTooLargeError } from "../connect/lines.js";
 import type { ProcessGroupTransport } from "../connect/process-group.js";
 import type { Redactor } from "../text/redact.js";
-import { firstLine, readSession } from "../connect/session.js";
+import { firstLine, readSession, v1Listing } from "../connect/session.js";
 import { explainStderr } from "../connect/stderr.js";
 import { describeTarget, givesAuthorization, type Target, targetSha256 } from "../connect/target.js";
 import { ConnectionError, InputFileError, UsageError } from "../errors.js";
@@ -190,7 +190,7 @@ async function serve(
           failOn: flags.failOn ?? "warning",
           review,
           read: (client) =>
-            readSession(client, {
+            readSession(v1Listing(client), {
               where,
               timeoutMs: flags.timeoutMs,
               // --deadline bounds each whole read of the list (the session itself runs as long as the client wants).

@@ -131,7 +131,8 @@ async function preloadLogin(): Promise<void> {
     import("../connect/http.js"),
     import("../connect/oauth/login.js"),
     import("@modelcontextprotocol/sdk/client/auth.js"),
-    import("@modelcontextprotocol/sdk/client/auth-extensions.js"),
+    // The client-credentials providers (connect/oauth/login.ts).
+    import("@modelcontextprotocol/client"),
   ]);
 }
 

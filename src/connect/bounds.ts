@@ -1,6 +1,6 @@
 /** Time bounds of a live run (each request, start-up, the whole run), the connect options that set them, and the texts that name them. */
 
-import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/client";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { LoginContext } from "./oauth/login.js";
 import type { Redactor } from "../text/redact.js";
@@ -26,8 +26,9 @@ export interface ConnectOptions {
   /** The identity sent as `clientInfo` (`--as-client`), instead of mcp-lint's own. */
   clientInfo?: { name: string; version: string };
   /**
-   * Capabilities declared in `initialize` (none when absent). Some servers register tools only for a
-   * client that declares one (roots, elicitation), so crosscheck reads as a client with all of them.
+   * Capabilities declared in `initialize`, or in each request of a 2026-07-28 connection (none when
+   * absent). Some servers register tools only for a client that declares one (roots, elicitation),
+   * so crosscheck reads as a client with all of them.
    */
   clientCapabilities?: ClientCapabilities;
   redactor: Redactor;
@@ -63,9 +64,13 @@ export class RunClock {
   }
 }
 
-/** Whether an SDK request failed because its timeout ran out. */
+/** The code of the SDK v2 client's timeout error (an SdkError), read without loading that SDK here. */
+const V2_REQUEST_TIMEOUT = "REQUEST_TIMEOUT";
+
+/** Whether an SDK request (the v1 client's or the v2 client's) failed because its timeout ran out. */
 export function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+  if (error instanceof McpError) return error.code === ErrorCode.RequestTimeout;
+  return error instanceof Error && (error as { code?: unknown }).code === V2_REQUEST_TIMEOUT;
 }
 
 /** Milliseconds as seconds for a message: "120", "2.5". */

@@ -1,13 +1,14 @@
-/** Connect to a remote MCP server over Streamable HTTP (falling back to the older SSE transport) and read it. */
+/**
+ * Connect to a remote MCP server over Streamable HTTP (falling back to the older SSE transport) with
+ * the SDK v2 client and its transports, which speak both eras, and read it.
+ */
 
 import { exportsOf } from "../interop.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type Client, type FetchLike, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
+import { eraClient, eraListing } from "./client.js";
 import { firstLine, type OpenSession, readSession } from "./session.js";
 import type { Login } from "./oauth/login.js";
 import { describeTarget, givesAuthorization, type HttpTarget, type Target, targetSha256 } from "./target.js";
@@ -15,7 +16,7 @@ import { describeTarget, givesAuthorization, type HttpTarget, type Target, targe
 /** Largest response body (or, in an event stream, single event) read from a server; a bigger one is cut off with an error. */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-/** Connect over HTTP, read initialize and every tools/list page, then close the session. */
+/** Connect over HTTP, read discover or initialize and every tools/list page, then close the session. */
 export async function snapshotFromHttp(target: HttpTarget & Target, options: ConnectOptions): Promise<ServerSnapshot> {
   const session = await openHttpSession(target, options);
   try {
@@ -135,19 +136,21 @@ async function openHttpSessionOnce(target: HttpTarget & Target, options: Connect
     ...(login !== null ? { authProvider: login.provider } : {}),
   });
   attempt.transport = streamable;
-  client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: options.clientCapabilities ?? {} });
+  client = eraClient(options);
   let transportName: "streamable-http" | "sse" = "streamable-http";
   let bound = clock.bound(options.timeoutMs);
   try {
+    // server/discover first; a legacy server's answer to it (an error, or 4xx) leads to initialize.
     await client.connect(streamable, { timeout: bound.ms });
   } catch (error) {
     await client.close().catch(() => undefined);
     if (login?.pending === true) throw error;
     // A server that only speaks the older HTTP+SSE transport answers the POST with 404 or 405.
-    if (!(error instanceof StreamableHTTPError && (error.code === 404 || error.code === 405))) {
+    if (!(error instanceof SdkHttpError && (error.status === 404 || error.status === 405))) {
       throw new ConnectionError(`could not connect to ${where}: ${failure(error, "initialize", bound)}`);
     }
-    client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: options.clientCapabilities ?? {} });
+    // No 2026-07-28 server speaks the old transport: initialize alone, without a probe.
+    client = eraClient(options, "legacy");
     const sse = new SSEClientTransport(target.url, {
       requestInit,
       fetch: fetchImpl,
@@ -180,11 +183,12 @@ async function openHttpSessionOnce(target: HttpTarget & Target, options: Connect
       failure,
       catalog: options.catalog === true,
     } as const;
-    const snapshot = await readSession(client, reading);
+    const listing = eraListing(client);
+    const snapshot = await readSession(listing, reading);
     return {
       client,
       snapshot,
-      reread: () => readSession(client, reading),
+      reread: () => readSession(listing, reading),
       explain: (error, step) => failure(error, step, { ms: options.timeoutMs, byDeadline: false }),
       ended: () => null,
       close,
@@ -253,8 +257,10 @@ function networkCause(error: unknown, url: URL): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    // The SDK's HTTP errors carry the status as a number.
+    // The v1 SDK's HTTP errors carry the status as their code; the v2 SDK's (SdkHttpError) as `status`.
     if (code === 401 || code === 403) return authorizationText(code);
+    const status = (current as { data?: { status?: unknown } }).data?.status;
+    if (status === 401 || status === 403) return authorizationText(status);
     if (typeof code === "string") {
       const text = describeCode(code, current.message, url);
       if (text !== null) return text;

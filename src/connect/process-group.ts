@@ -146,6 +146,15 @@ export class ProcessGroupTransport implements Transport {
     return this.child?.pid;
   }
 
+  /**
+   * Always null: stderr is read here and handed to `onStderr`. The SDK v2 client tells a stdio
+   * transport by its `pid` and `stderr` (the properties of its own): on stdio a `server/discover`
+   * probe that gets no answer means a legacy server, where over HTTP it means an outage.
+   */
+  get stderr(): null {
+    return null;
+  }
+
   /** Lines the server wrote to stdout that were not JSON-RPC messages, skipped. */
   get skippedLines(): number {
     return this.reader.skipped;
@@ -284,12 +293,12 @@ export class ProcessGroupTransport implements Transport {
           this.fail(error instanceof Error ? error : new Error(String(error)));
         }
       });
-      child.stderr?.on("data", (chunk: Buffer) => this.stderr(chunk.toString("utf8")));
+      child.stderr?.on("data", (chunk: Buffer) => this.passStderr(chunk.toString("utf8")));
     });
   }
 
   /** Pass stderr on, holding back in a namespace what may turn out to be unshare's last line. */
-  private stderr(chunk: string): void {
+  private passStderr(chunk: string): void {
     if (!this.namespaced) {
       this.options.onStderr(chunk);
       return;

@@ -1,7 +1,11 @@
-/** Read what a connected server tells a model: initialize's serverInfo and instructions, and every tools/list page as sent. */
+/**
+ * Read what a connected server tells a model: its serverInfo and instructions (from `initialize`,
+ * or from `server/discover` for a 2026-07-28 server), and every tools/list page as sent.
+ */
 
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, ToolListError } from "../errors.js";
 import { MAX_TOOLS } from "../limits.js";
 import {
@@ -18,6 +22,36 @@ import { type Bound, deadlineText, type RunClock } from "./bounds.js";
 
 /** Most `tools/list` pages followed: a list that never ends is an error, never a partial lock. */
 export const MAX_PAGES = 100;
+
+/** The list methods a session reads. */
+export type ListMethod = "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list";
+
+/**
+ * What `readSession` needs of a connected client, whichever SDK it comes from: the SDK v2 client
+ * of lock, check and run (connect/client.ts), or the v1 client the proxy still reads through.
+ */
+export interface ListingLink {
+  /** The server's self-description as connected (`serverInfo`), unchecked. */
+  serverInfo: () => unknown;
+  instructions: () => unknown;
+  capabilities: () => Record<string, unknown>;
+  /** One page of a list, as sent; rejects with the SDK's error. */
+  list: (method: ListMethod, params: Record<string, unknown>, timeoutMs: number) => Promise<Record<string, unknown>>;
+}
+
+/** What `readSession` reads through a v1 SDK client (the proxy's, which stays on SDK 1.x and the legacy era). */
+export function v1Listing(client: V1Client): ListingLink {
+  return {
+    serverInfo: () => client.getServerVersion(),
+    instructions: () => client.getInstructions(),
+    capabilities: () => client.getServerCapabilities() ?? {},
+    // A permissive result schema: the list is taken as sent, not validated and trimmed item by item.
+    list: (method, params, timeoutMs) => client.request({ method, params }, ResultSchema, { timeout: timeoutMs }),
+  };
+}
+
+/** JSON-RPC's "method not found", which both SDKs' errors carry as their `code`. */
+const METHOD_NOT_FOUND = -32601;
 
 /** How a session is read, and how its failures are worded. */
 export interface SessionOptions {
@@ -36,14 +70,14 @@ export interface SessionOptions {
 }
 
 /**
- * Read the snapshot from a client that has completed `initialize`: every page of `tools/list`, and,
+ * Read the snapshot from a connected client (after `initialize` or `server/discover`): every page of `tools/list`, and,
  * with `catalog` and when the server advertises them, of `prompts/list`, `resources/list` and
  * `resources/templates/list` (definitions only, never contents).
  */
-export async function readSession(client: Client, options: SessionOptions): Promise<ServerSnapshot> {
-  const info = client.getServerVersion();
-  const instructions = client.getInstructions();
-  const capabilities = client.getServerCapabilities() ?? {};
+export async function readSession(client: ListingLink, options: SessionOptions): Promise<ServerSnapshot> {
+  const info = client.serverInfo();
+  const instructions = client.instructions();
+  const capabilities = client.capabilities();
   const tools = await readPaged(client, "tools/list", "tools", options);
   const snapshot: ServerSnapshot = {
     tools: validateToolList(tools, options.where),
@@ -76,8 +110,8 @@ export async function readSession(client: Client, options: SessionOptions): Prom
  * page without the array is an error, never a partial list.
  */
 async function readPaged(
-  client: Client,
-  method: "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list",
+  client: ListingLink,
+  method: ListMethod,
   key: string,
   options: SessionOptions,
   how: { missingIsEmpty?: boolean } = {},
@@ -94,10 +128,9 @@ async function readPaged(
     const bound = options.clock.bound(options.timeoutMs);
     let result: Record<string, unknown>;
     try {
-      // A permissive result schema: the list is taken as sent, not validated and trimmed item by item.
-      result = await client.request({ method, params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: bound.ms });
+      result = await client.list(method, cursor === undefined ? {} : { cursor }, bound.ms);
     } catch (error) {
-      if (how.missingIsEmpty === true && page === 1 && error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+      if (how.missingIsEmpty === true && page === 1 && (error as { code?: unknown } | null)?.code === METHOD_NOT_FOUND) return [];
       throw new ConnectionError(`${method} failed on ${options.where}: ${options.failure(error, step, bound)}`);
     }
     const pageItems = result[key];
@@ -123,7 +156,7 @@ export function firstLine(error: unknown): string {
 
 /** A connected session kept open after the list was read, for callers that go on to send requests (probes). */
 export interface OpenSession {
-  /** The SDK client, initialized; requests sent on it reach the server under test. */
+  /** The SDK v2 client, connected in the server's era; requests sent on it reach the server under test. */
   client: Client;
   /** What the server served, read exactly as `readSession` reads it (not yet redacted). */
   snapshot: ServerSnapshot;

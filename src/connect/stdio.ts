@@ -1,17 +1,18 @@
 /** Launch a stdio MCP server with the SDK client and read what it tells a model, exactly as sent. */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/client";
 import { ConnectionError } from "../errors.js";
 import type { ServerSnapshot } from "../lock/snapshot.js";
 import { type Bound, type ConnectOptions, DEFAULT_DEADLINE_MS, isTimeout, RunClock, timeoutText } from "./bounds.js";
-import type { LaunchedServer } from "./launch.js";
+import { eraClient, eraListing } from "./client.js";
+import { type LaunchedServer, launchStdioServer } from "./launch.js";
 import { MessageTooLargeError } from "./lines.js";
 import { showProgress, startingText } from "./progress.js";
 import { firstLine, type OpenSession, readSession } from "./session.js";
 import { explainStderr } from "./stderr.js";
 import { describeTarget, type StdioTarget, type Target, targetSha256 } from "./target.js";
 
-/** Talk to a launched stdio server: initialize and every tools/list page, then end its process group. */
+/** Talk to a launched stdio server: discover or initialize, every tools/list page, then end its process group. */
 export async function snapshotFromStdio(target: StdioTarget & Target, server: LaunchedServer, options: ConnectOptions): Promise<ServerSnapshot> {
   const session = await openStdioSession(target, server, options);
   try {
@@ -26,15 +27,20 @@ export async function snapshotFromStdio(target: StdioTarget & Target, server: La
  * tools on it). The caller must `close()` it, which ends the server's whole process group; on a
  * failure before it is returned, the group is already ended.
  */
-export async function openStdioSession(target: StdioTarget & Target, server: LaunchedServer, options: ConnectOptions): Promise<OpenSession> {
-  const { transport } = server;
+export async function openStdioSession(target: StdioTarget & Target, launched: LaunchedServer, options: ConnectOptions): Promise<OpenSession> {
+  // The server spoken to: the one launched, or a second one when the first exited at the era probe.
+  let server = launched;
+  let transport = server.transport;
   const where = describeTarget(target);
   const clock = new RunClock(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const redact = (text: string) => options.redactor.text(text);
   let transportError: unknown;
-  transport.onerror = (error) => {
-    transportError ??= error;
+  const watch = () => {
+    transport.onerror = (error) => {
+      transportError ??= error;
+    };
   };
+  watch();
   /** One line on why a step failed: the cause, then the stderr lines that explain it. */
   const failure = (error: unknown, step: string, bound: Bound, startup = false) => {
     const cause = transportError ?? error;
@@ -50,17 +56,37 @@ export async function openStdioSession(target: StdioTarget & Target, server: Lau
     return stderr === "" ? text : `${text} (server stderr: ${stderr})`;
   };
   const hideProgress = options.progress === true ? showProgress(startingText(target.command)) : () => {};
-  const client = new Client(options.clientInfo ?? { name: "mcp-lint", version: options.clientVersion }, { capabilities: options.clientCapabilities ?? {} });
+  let client = eraClient(options);
   const close = async () => {
     await client.close().catch(() => undefined);
     await transport.close();
   };
   try {
-    const bound = clock.bound(options.startupTimeoutMs ?? options.timeoutMs);
+    let bound = clock.bound(options.startupTimeoutMs ?? options.timeoutMs);
     try {
-      const connecting = client.connect(transport, { timeout: bound.ms });
-      transport.flushEarly();
-      await connecting;
+      try {
+        // The client probes with server/discover on this very process (the SDK spawns a throwaway
+        // sibling only for its own stdio transport): a legacy server answers "method not found", or
+        // stays silent for the bound, and is then initialized on the same pipe (so a server that
+        // never answers is given the start-up bound twice).
+        const connecting = client.connect(transport as Transport, { timeout: bound.ms });
+        transport.flushEarly();
+        await connecting;
+      } catch (error) {
+        // Servers on some SDKs exit at any request before initialize: such a server gets a second
+        // start and initialize alone, as the SDK does with its throwaway sibling (once, and only then).
+        if (!exitedAtProbe(error, transport.exit)) throw error;
+        await transport.close();
+        server = await relaunch(target);
+        transport = server.transport;
+        transportError = undefined;
+        watch();
+        client = eraClient(options, "legacy");
+        bound = clock.bound(options.startupTimeoutMs ?? options.timeoutMs);
+        const connecting = client.connect(transport as Transport, { timeout: bound.ms });
+        transport.flushEarly();
+        await connecting;
+      }
     } catch (error) {
       hideProgress();
       throw new ConnectionError(`could not start or initialize ${where}: ${failure(error, "initialize", bound, true)}${proxyHint(target)}`);
@@ -76,11 +102,12 @@ export async function openStdioSession(target: StdioTarget & Target, server: Lau
       failure,
       catalog: options.catalog === true,
     } as const;
-    const snapshot = await readSession(client, reading);
+    const listing = eraListing(client);
+    const snapshot = await readSession(listing, reading);
     return {
       client,
       snapshot,
-      reread: () => readSession(client, reading),
+      reread: () => readSession(listing, reading),
       explain: (error, step) => failure(error, step, { ms: options.timeoutMs, byDeadline: false }),
       ended: () => {
         const exit = transport.exit;
@@ -93,6 +120,25 @@ export async function openStdioSession(target: StdioTarget & Target, server: Lau
     await close();
     throw error;
   }
+}
+
+/** The SDK v2 client's code for an era negotiation that could not finish (read without loading its error class). */
+const ERA_NEGOTIATION_FAILED = "ERA_NEGOTIATION_FAILED";
+
+/**
+ * Whether the server went away during the `server/discover` probe: the client gave up on the era
+ * and the process has exited. (A server that cannot start at all looks the same; its second start
+ * fails the same way and is the one reported.)
+ */
+function exitedAtProbe(error: unknown, exit: { code: number | null; signal: string | null } | null): boolean {
+  return exit !== null && (error as { code?: unknown } | null)?.code === ERA_NEGOTIATION_FAILED;
+}
+
+/** Start the server again, as the first was started, once it runs. */
+async function relaunch(target: StdioTarget): Promise<LaunchedServer> {
+  const { server, running } = launchStdioServer(target);
+  await running;
+  return server;
 }
 
 /** Plain words for a server that could not be started or went away; null to use the error's own text. */

@@ -5,7 +5,7 @@
  * answers.
  */
 
-import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import type { Redactor } from "../text/redact.js";
 import type { OpenSession } from "../connect/session.js";
 import type { JsonObject } from "../lock/snapshot.js";
@@ -38,11 +38,23 @@ export interface ProbeLink {
 /** Longest wait for the ping that tells a busy tool from a server that stopped answering. */
 export const PING_TIMEOUT_MS = 5_000;
 
+/**
+ * Any object: a malformed result is measured as sent, not thrown away by validation. (On a
+ * 2026-07-28 connection the SDK checks the result against the revision's schema first.)
+ */
+const AS_SENT: StandardSchemaV1<unknown, unknown> = {
+  "~standard": {
+    version: 1,
+    vendor: "mcp-lint",
+    validate: (value) => (typeof value === "object" && value !== null ? { value } : { issues: [{ message: "the result is not an object" }] }),
+  },
+};
+
 /** Bind a link to an open SDK session. */
 export function sdkProbeLink(session: OpenSession): ProbeLink {
   let closed = false;
   let changed = false;
-  session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  session.client.setNotificationHandler("notifications/tools/list_changed", () => {
     changed = true;
   });
   const previous = session.client.onclose;
@@ -60,16 +72,15 @@ export function sdkProbeLink(session: OpenSession): ProbeLink {
         controller.abort(`no answer within ${timeoutMs / 1000} s (--probe-timeout)`);
       }, timeoutMs);
       try {
-        const result = await session.client.request(
-          { method: "tools/call", params: { name, arguments: args } },
-          // Permissive: a malformed result is measured as sent, not thrown away by validation.
-          ResultSchema,
-          { signal: controller.signal, timeout: timeoutMs + 60_000 },
-        );
+        const result = await session.client.request({ method: "tools/call", params: { name, arguments: args } }, AS_SENT, {
+          signal: controller.signal,
+          timeout: timeoutMs + 60_000,
+        });
         return { kind: "result", result };
       } catch (error) {
         if (timedOut) return { kind: "timeout" };
-        if (!closed && error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+        // The server's own JSON-RPC error; the SDK's (closed, timed out, invalid) carry string codes.
+        if (!closed && error instanceof ProtocolError) {
           return { kind: "error", code: error.code, message: error.message };
         }
         return { kind: "failed", detail: session.explain(error, `tools/call ${name}`) };
@@ -80,7 +91,9 @@ export function sdkProbeLink(session: OpenSession): ProbeLink {
     async ping(timeoutMs) {
       if (closed) return false;
       try {
-        await session.client.ping({ timeout: timeoutMs });
+        // 2026-07-28 has no ping; server/discover is the request every such server must answer.
+        if (session.client.getProtocolEra() === "modern") await session.client.discover({ timeout: timeoutMs });
+        else await session.client.ping({ timeout: timeoutMs });
         return true;
       } catch {
         return false;

@@ -24,9 +24,10 @@ describe("a server that logs to stdout before and between messages", () => {
     const lock = await runCli(["lock", "--", node, noisy, counts[0] as string], { cwd: dir });
     expect(lock.code, lock.stderr).toBe(0);
     expect(readFileSync(join(dir, "mcp-lint.lock"), "utf8")).toContain("Get the weather forecast for a city.");
-    // Banner, JSON log record, and two lines before each of the two answers (initialize, tools/list).
-    expect(written(counts[0] as string)).toBe(6);
-    expect(lock.stderr.split("\n").filter((line) => line.startsWith("mcp-lint:"))).toEqual([warning(6)]);
+    // Banner, JSON log record, and two lines before each of the three answers (the error to the
+    // server/discover probe that tells a legacy server, initialize, tools/list).
+    expect(written(counts[0] as string)).toBe(8);
+    expect(lock.stderr.split("\n").filter((line) => line.startsWith("mcp-lint:"))).toEqual([warning(8)]);
 
     const run = await runCli(["run", "--", node, noisy, counts[1] as string], { cwd: dir });
     expect(run.code, run.stderr).toBeLessThan(2);

@@ -270,7 +270,9 @@ export class Login {
     const where = `${url.protocol}//${url.host}`;
     if (settings.clientCredentials === true) {
       if (settings.clientId === undefined) throw new ConnectionError("--oauth-client-credentials needs --oauth-client-id");
-      const { ClientCredentialsProvider, PrivateKeyJwtProvider } = await import("@modelcontextprotocol/sdk/client/auth-extensions.js");
+      // The v2 SDK's providers: they hold no client information to stamp with the issuer, so its
+      // auth() (which the v2 transports call) has no unstamped credential to warn about on the console.
+      const { ClientCredentialsProvider, PrivateKeyJwtProvider } = await import("@modelcontextprotocol/client");
       const common = {
         ...(settings.scope !== undefined ? { scope: settings.scope } : {}),
         ...(settings.issuer !== undefined ? { expectedIssuer: settings.issuer } : {}),

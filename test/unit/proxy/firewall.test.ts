@@ -14,7 +14,7 @@ import {
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { RunClock } from "../../../src/connect/bounds.js";
-import { readSession } from "../../../src/connect/session.js";
+import { readSession, v1Listing } from "../../../src/connect/session.js";
 import { buildLockfile } from "../../../src/lock/format.js";
 import type { JsonObject, ServerSnapshot } from "../../../src/lock/snapshot.js";
 import type { ProxyEvent } from "../../../src/proxy/events.js";
@@ -103,7 +103,7 @@ function guardFor(snapshot: ServerSnapshot): GuardSetup {
     failOn: "warning",
     review: "mcp-lint lock --review --lock unit.lock -- <server command>",
     read: (client) =>
-      readSession(client, {
+      readSession(v1Listing(client), {
         where: "raw",
         timeoutMs: 5000,
         clock: new RunClock(10_000),

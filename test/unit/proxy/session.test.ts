@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { RunClock } from "../../../src/connect/bounds.js";
-import { readSession } from "../../../src/connect/session.js";
+import { readSession, v1Listing } from "../../../src/connect/session.js";
 import { buildLockfile } from "../../../src/lock/format.js";
 import type { JsonObject, ServerSnapshot } from "../../../src/lock/snapshot.js";
 import type { ProxyEvent } from "../../../src/proxy/events.js";
@@ -70,7 +70,7 @@ async function start(initial: JsonObject[], guarded: boolean, options: { locked?
         failOn: "warning",
         review: "mcp-lint lock --review --lock unit.lock -- <server command>",
         read: (client) =>
-          readSession(client, {
+          readSession(v1Listing(client), {
             where: "unit",
             timeoutMs: 5000,
             clock: new RunClock(10_000),
