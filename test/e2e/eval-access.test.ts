@@ -3,7 +3,6 @@
 // showed 0% with a chart, and a later run with access skipped those tasks as done. Here the real
 // Claude Code (test/clients) runs without a key, against endpoints on 127.0.0.1 that refuse, do not
 // answer or answer an API error, and against the scripted model of eval.test.ts.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,28 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientsDir, prepareClients, runs } from "./crosscheck-clients.js";
 import { readResults } from "./eval-results.js";
 import { repo, runCli, tempDir } from "./helpers.js";
+import { startModel as startScriptedModel } from "./eval-model.js";
 
 const claude = join(clientsDir, "node_modules/.bin/claude");
-const scriptedModel = join(repo, "test/fixtures/eval/scripted-model.mjs");
 const hostileAgent = join(repo, "test/fixtures/eval/hostile-agent.mjs");
 const KEY = "sk-ant-eval-access-test-key-0123456789";
 const FAILING_TASK = "fs-codename-file";
 const GOOD_TASK = "fs-billing-port";
 
 /** The scripted model, failing every request of `failTasks` with the API's overload error. */
-function startModel(tasksFile: string, failTasks: string[] = []): Promise<{ url: string; close: () => void }> {
-  const fail = failTasks.length === 0 ? [] : ["--fail-task", failTasks.join(",")];
-  const child = spawn(process.execPath, [scriptedModel, tasksFile, ...fail], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((done, failed) => {
-    let out = "";
-    child.once("exit", (code) => failed(new Error(`scripted-model.mjs exited with ${code}`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const match = /LISTENING (\S+)/.exec(out);
-      if (match) done({ url: match[1] as string, close: () => child.kill("SIGTERM") });
-    });
-  });
-}
+const startModel = (tasksFile: string, failTasks: string[] = []) =>
+  startScriptedModel(tasksFile, failTasks.length === 0 ? [] : ["--fail-task", failTasks.join(",")]);
 
 /** An HTTP server on 127.0.0.1 with this handler; resolves to its URL. */
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server }> {

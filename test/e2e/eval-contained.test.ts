@@ -13,25 +13,14 @@ import { EVAL_SERVERS } from "../../src/eval/tasks.js";
 import { clientsDir, ensureClients, prepareClients, runs } from "./crosscheck-clients.js";
 import { readResults } from "./eval-results.js";
 import { cliPath, pathWithout, repo, runCli, tempDir } from "./helpers.js";
+import { startModel as startScriptedModel } from "./eval-model.js";
 
 const claude = join(clientsDir, "node_modules/.bin/claude");
-const scriptedModel = join(repo, "test/fixtures/eval/scripted-model.mjs");
 const scanner = join(repo, "test/fixtures/eval/environ-scanner.mjs");
 const KEY = "sk-ant-eval-contained-test-key-0123456789";
 const TASK = "fs-billing-port";
 
-function startModel(tasksFile: string): Promise<{ url: string; close: () => void }> {
-  const child = spawn(process.execPath, [scriptedModel, tasksFile], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((done, fail) => {
-    let out = "";
-    child.once("exit", (code) => fail(new Error(`scripted-model.mjs exited with ${code}`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const match = /LISTENING (\S+)/.exec(out);
-      if (match) done({ url: match[1] as string, close: () => child.kill("SIGTERM") });
-    });
-  });
-}
+const startModel = (tasksFile: string) => startScriptedModel(tasksFile);
 
 interface Scan {
   pid: number;

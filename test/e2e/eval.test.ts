@@ -3,30 +3,18 @@
 // loopback fake (fixtures/eval/scripted-model.mjs) that plays each task's scripted policy and gives
 // up on a result over 100,000 characters. Setup, both arms, checking, resuming and the report are
 // exercised; nothing leaves the machine but the npm install of the servers.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientsDir, prepareClients, runs } from "./crosscheck-clients.js";
 import { readResults } from "./eval-results.js";
 import { repo, runCli, tempDir } from "./helpers.js";
+import { startModel as startScriptedModel } from "./eval-model.js";
 
 const claude = join(clientsDir, "node_modules/.bin/claude");
-const scriptedModel = join(repo, "test/fixtures/eval/scripted-model.mjs");
 
 /** The fake model, over the task file `eval --setup` wrote. */
-function startModel(tasksFile: string): Promise<{ url: string; close: () => void }> {
-  const child = spawn(process.execPath, [scriptedModel, tasksFile, "--cap", "100000"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((done, fail) => {
-    let out = "";
-    child.once("exit", (code) => fail(new Error(`scripted-model.mjs exited with ${code}`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const match = /LISTENING (\S+)/.exec(out);
-      if (match) done({ url: match[1] as string, close: () => child.kill("SIGTERM") });
-    });
-  });
-}
+const startModel = (tasksFile: string) => startScriptedModel(tasksFile, ["--cap", "100000"]);
 
 describe("eval with the real Claude Code and a scripted model", () => {
   const root = tempDir();

@@ -20,7 +20,7 @@ import {
 } from "../../src/artifact/provenance.js";
 import type { ProvenanceIdentity } from "../../src/artifact/types.js";
 import { ArtifactTrustError, RegistryError } from "../../src/errors.js";
-import { attestationsDocument, integrityOf, makeBundle, makeKeys, registryKeyFor, trustedRootFor } from "../fixtures/provenance/attest.js";
+import { acmeBuild, attestationsDocument, integrityOf, makeBundle, makeKeys, registryKeyFor, trustedRootFor } from "../fixtures/provenance/attest.js";
 import { tempDir } from "./helpers.js";
 
 const NPM = "https://registry.npmjs.org/";
@@ -111,15 +111,7 @@ describe("the npm registry", () => {
 describe("a registry on 127.0.0.1 serving npm's keys and attestations endpoints", () => {
   const keysPair = makeKeys();
   const tarball = integrityOf("tarball of @acme/files-server 1.2.3");
-  const build = {
-    name: "@acme/files-server",
-    version: "1.2.3",
-    sha512Hex: tarball.sha512Hex,
-    repository: "https://github.com/acme/files-server",
-    workflow: ".github/workflows/release.yml",
-    ref: "refs/tags/v1.2.3",
-    builder: "https://github.com/actions/runner/github-hosted",
-  };
+  const build = acmeBuild(tarball.sha512Hex);
   const attestationsPath = "/-/npm/v1/attestations/@acme%2ffiles-server@1.2.3";
   const served = new Map<string, { status: number; body: string }>();
   const requested: string[] = [];

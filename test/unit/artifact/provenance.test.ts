@@ -16,7 +16,7 @@ import {
 } from "../../../src/artifact/provenance.js";
 import { ArtifactTrustError, type ArtifactTrustCode } from "../../../src/errors.js";
 import {
-  type AttestedBuild,
+  acmeBuild,
   attestationsDocument,
   INTEGRATED_TIME,
   integrityOf,
@@ -49,15 +49,7 @@ function expectFailure(call: () => unknown, code: ArtifactTrustCode, words: RegE
 }
 
 const tarball = integrityOf("the tarball of @acme/files-server 1.2.3");
-const build: AttestedBuild = {
-  name: "@acme/files-server",
-  version: "1.2.3",
-  sha512Hex: tarball.sha512Hex,
-  repository: "https://github.com/acme/files-server",
-  workflow: ".github/workflows/release.yml",
-  ref: "refs/tags/v1.2.3",
-  builder: "https://github.com/actions/runner/github-hosted",
-};
+const build = acmeBuild(tarball.sha512Hex);
 const release = { name: build.name, version: build.version, integrity: tarball.integrity };
 const keys = makeKeys();
 const fixtureTrust: SigstoreTrust = trustFromRootJson(trustedRootFor(keys), [registryKeyFor(keys.signerPublic)]);
