@@ -127,11 +127,12 @@ const ERA_NEGOTIATION_FAILED = "ERA_NEGOTIATION_FAILED";
 
 /**
  * Whether the server went away during the `server/discover` probe: the client gave up on the era
- * and the process has exited. (A server that cannot start at all looks the same; its second start
- * fails the same way and is the one reported.)
+ * and the process has exited by itself. (A server that cannot start at all looks the same; its
+ * second start fails the same way and is the one reported.)
  */
 function exitedAtProbe(error: unknown, exit: { code: number | null; signal: string | null } | null): boolean {
-  return exit !== null && (error as { code?: unknown } | null)?.code === ERA_NEGOTIATION_FAILED;
+  // A server killed by a signal (the OOM killer, a user) did not choose to exit at the probe: it is reported, never started again.
+  return exit !== null && exit.signal === null && (error as { code?: unknown } | null)?.code === ERA_NEGOTIATION_FAILED;
 }
 
 /** Start the server again, as the first was started, once it runs. */

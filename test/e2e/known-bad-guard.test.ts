@@ -32,7 +32,8 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-
 describe("known-bad guard through the built CLI (fake npx on PATH)", () => {
   it("the fake npx does run when the launch is clean (the harness works)", async () => {
     const result = await lock(["npx", "-y", "harmless-server@1.0.0"]);
-    expect(result.launched).toBe("npx -y harmless-server@1.0.0\n");
+    // The fake npx exits at once: at the era probe, so it is started a second time for initialize alone (src/connect/stdio.ts).
+    expect(result.launched).toBe("npx -y harmless-server@1.0.0\nnpx -y harmless-server@1.0.0\n");
     expect(result.code).toBe(2);
   });
 
