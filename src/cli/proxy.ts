@@ -21,6 +21,7 @@ import { type Lockfile, parseLockDocument } from "../lock/format.js";
 import { readJsonFile, readTextIfExists } from "../lock/io.js";
 import { auditLine, eventLine, type ProxyEvent } from "../proxy/events.js";
 import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/fixes/index.js";
+import { EraLink } from "../proxy/era-link.js";
 import { HttpLink } from "../proxy/http-link.js";
 import { pinnedSections } from "../proxy/guard.js";
 import { selectLock } from "../proxy/lock-select.js";
@@ -132,7 +133,8 @@ async function serve(
   if (target.kind === "stdio") {
     for (const name of target.unset) output.err(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
     const launched = launchStdioServer(launchAs.kind === "stdio" ? launchAs : target, stderrLines.onChunk);
-    server = launched.server.transport;
+    // A server that refuses the client's initialize may speak MCP 2026-07-28: the link speaks it then.
+    server = new EraLink(launched.server.transport, report);
     stderrTail = launched.server.stderrTail;
     const transport = launched.server.transport;
     exitOf = () => transport.exit;

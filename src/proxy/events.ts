@@ -61,7 +61,11 @@ export type ProxyEvent =
       /** Responses dropped so far in this session, this one included. */
       total: number;
     }
-  | { event: "send_failed"; method: string; message: string };
+  | { event: "send_failed"; method: string; message: string }
+  /** The server refused initialize and speaks this revision: the proxy translates for the client. */
+  | { event: "server_era"; era: string }
+  /** A list or resource notification from no subscription the proxy opened: never passed on. */
+  | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" };
 
 /** Why a response was not passed on. */
 export type DropReason = "not_requested" | "already_answered" | "cancelled" | "not_waiting";
@@ -151,6 +155,12 @@ export function eventLine(event: ProxyEvent, review: string): string {
     }
     case "send_failed":
       return `mcp-lint proxy: could not send ${neutralize(event.method)} to the server: ${neutralize(event.message)}`;
+    case "server_era":
+      return `mcp-lint proxy: the server refused initialize and speaks MCP ${neutralize(event.era)}; the proxy speaks it to the server and the client's protocol to the client`;
+    case "notification_dropped": {
+      const why = event.why === "not_subscribed" ? "it came from no subscription" : "it came from a subscription the proxy did not open";
+      return `mcp-lint proxy: dropped a ${JSON.stringify(neutralize(event.method).slice(0, ID_CHARS))} notification from the server: ${why}`;
+    }
   }
 }
 

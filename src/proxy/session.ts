@@ -120,6 +120,7 @@ const LIST_UNREAD = "mcp-lint: the server's tool list could not be read whole, s
 const ENTRIES_UNREAD = "mcp-lint: the server's lists could not be read whole, so nothing is served until they can be; the proxy's log says why";
 const SEND_FAILED = "mcp-lint: the request could not be sent to the server; the proxy's log says why";
 const INITIALIZED_TWICE = "mcp-lint: this session is already initialized";
+const NO_DISCOVER = "Method not found: mcp-lint proxy speaks the 2025 protocol to its client; initialize instead";
 
 /** MCP's log levels, least severe first: the proxy's notice is a warning, sent unless the client asked for less. */
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -345,6 +346,12 @@ export class ProxySession {
 
   private clientRequest(request: JSONRPCRequest): void {
     const guard = this.options.guard;
+    if (request.method === "server/discover") {
+      // The proxy speaks the legacy era to its client (whatever the server speaks: era-link.ts), so a
+      // 2026-07-28 client falls back to initialize, and the guard answers that as for any client.
+      void this.toClient(this.errorAnswer(request.id, NO_DISCOVER, ErrorCode.MethodNotFound));
+      return;
+    }
     if (request.method === "initialize") {
       // One handshake per session: a second could fetch instructions the comparison never saw.
       if (this.initId !== null) {

@@ -1,0 +1,323 @@
+/**
+ * The proxy's link to a server of either protocol era. The client speaks the legacy protocol
+ * (`initialize`), so its handshake is sent as it is and a legacy server answers it; a server that
+ * refuses it and answers `server/discover` naming 2026-07-28 is spoken to in that revision: the
+ * initialize answer is built from the discover result, every request and notification carries the
+ * revision's per-request `_meta`, and list_changed notifications come from a `subscriptions/listen`
+ * the link opens itself. To the session the server then looks like a legacy one; a notification
+ * from a subscription the link did not open is dropped, never passed on.
+ */
+
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  LATEST_PROTOCOL_VERSION,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import { randomBytes } from "node:crypto";
+import { isJsonObject, type JsonObject } from "../lock/snapshot.js";
+
+/** The modern revision the link speaks. */
+export const MODERN_REVISION = "2026-07-28";
+
+/** The revision's reserved `_meta` keys. */
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
+const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+const SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId";
+
+/** Notifications that only a subscription delivers in the revision. */
+const SUBSCRIBED = new Set([
+  "notifications/tools/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+  "notifications/subscriptions/acknowledged",
+]);
+
+/** The listen filter's flag for each capability that can announce a changed list. */
+const LISTEN_FLAGS: readonly (readonly [string, string])[] = [
+  ["tools", "toolsListChanged"],
+  ["prompts", "promptsListChanged"],
+  ["resources", "resourcesListChanged"],
+];
+
+/** What the link tells the proxy's log. */
+export type EraEvent = { event: "server_era"; era: string } | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" };
+
+/** The client's `initialize`, as far as the modern side needs it. */
+interface ClientHello {
+  id: RequestId;
+  message: JSONRPCMessage;
+  protocolVersion: unknown;
+  clientInfo: unknown;
+}
+
+/** The per-request `_meta` a 2026-07-28 request carries. */
+export function modernEnvelope(clientInfo: unknown, logLevel: string | null): JsonObject {
+  const envelope: JsonObject = {
+    [PROTOCOL_VERSION_KEY]: MODERN_REVISION,
+    // The proxy cannot carry the revision's input requests (sampling, elicitation, roots) to a
+    // 2025 client, so it declares no client capabilities and the server asks for none.
+    [CLIENT_CAPABILITIES_KEY]: {},
+  };
+  if (isJsonObject(clientInfo) && typeof clientInfo.name === "string" && typeof clientInfo.version === "string") {
+    envelope[CLIENT_INFO_KEY] = { name: clientInfo.name, version: clientInfo.version };
+  }
+  if (logLevel !== null) envelope[LOG_LEVEL_KEY] = logLevel;
+  return envelope;
+}
+
+/** A request or notification with the envelope added under its `_meta` (the sender's own keys win). */
+export function withEnvelope<M extends { params?: unknown }>(message: M, envelope: JsonObject): M {
+  const params = isJsonObject(message.params) ? message.params : {};
+  const own = isJsonObject(params._meta) ? params._meta : {};
+  return { ...message, params: { ...params, _meta: { ...envelope, ...own } } };
+}
+
+/**
+ * The legacy initialize answer for a server that answered `server/discover`: its capabilities,
+ * serverInfo (from the result's `_meta`, where the revision puts it) and instructions, in the
+ * version the client asked for when the proxy's SDK knows it.
+ */
+export function initializeFromDiscover(discover: JsonObject, clientVersion: unknown): JsonObject {
+  const meta = isJsonObject(discover._meta) ? discover._meta : {};
+  const info = isJsonObject(meta[SERVER_INFO_KEY]) ? meta[SERVER_INFO_KEY] : isJsonObject(discover.serverInfo) ? discover.serverInfo : {};
+  const version = typeof clientVersion === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(clientVersion) ? clientVersion : LATEST_PROTOCOL_VERSION;
+  const answer: JsonObject = {
+    protocolVersion: version,
+    capabilities: isJsonObject(discover.capabilities) ? discover.capabilities : {},
+    serverInfo: info,
+  };
+  if (typeof discover.instructions === "string") answer.instructions = discover.instructions;
+  return answer;
+}
+
+/** Whether a discover result names the revision the link speaks. */
+export function speaksModern(result: unknown): result is JsonObject {
+  return isJsonObject(result) && Array.isArray(result.supportedVersions) && result.supportedVersions.includes(MODERN_REVISION);
+}
+
+/** The listen filter for what the server's capabilities can announce; null when nothing. */
+export function listenFilter(capabilities: unknown): JsonObject | null {
+  if (!isJsonObject(capabilities)) return null;
+  const filter: JsonObject = {};
+  for (const [capability, flag] of LISTEN_FLAGS) {
+    const declared = capabilities[capability];
+    if (isJsonObject(declared) && declared.listChanged === true) filter[flag] = true;
+  }
+  return Object.keys(filter).length > 0 ? filter : null;
+}
+
+/**
+ * What a subscribed notification becomes: "pass" (not a subscription's: progress, logging), the
+ * notification without the subscription stamp when it is from `listening`, "own" for the
+ * acknowledgement of that subscription, or why it is dropped.
+ */
+export function routeNotification(
+  message: { method: string; params?: unknown },
+  listening: RequestId | null,
+): "pass" | "own" | { deliver: { method: string; params?: JsonObject } } | { drop: "not_subscribed" | "foreign_subscription" } {
+  const params = isJsonObject(message.params) ? message.params : {};
+  const meta = isJsonObject(params._meta) ? params._meta : null;
+  const subscription = meta?.[SUBSCRIPTION_KEY];
+  if (subscription === undefined) return SUBSCRIBED.has(message.method) ? { drop: "not_subscribed" } : "pass";
+  if (listening === null || subscription !== listening) return { drop: "foreign_subscription" };
+  if (message.method === "notifications/subscriptions/acknowledged") return "own";
+  const { [SUBSCRIPTION_KEY]: _stamp, ...rest } = meta as JsonObject;
+  const { _meta: _old, ...bare } = params;
+  const cleaned = Object.keys(rest).length > 0 ? { ...bare, _meta: rest } : bare;
+  return { deliver: { method: message.method, ...(Object.keys(cleaned).length > 0 ? { params: cleaned } : {}) } };
+}
+
+/**
+ * A modern server's result as a legacy client reads it: `resultType` and the serverInfo stamp
+ * removed; an `input_required` result (the revision's way of asking the client) becomes an error,
+ * since the proxy declared it cannot carry one.
+ */
+export function legacyResult(result: JsonObject): { result: JsonObject } | { error: { code: number; message: string } } {
+  if (result.resultType !== undefined && result.resultType !== "complete") {
+    return {
+      error: {
+        code: -32603,
+        // The type is the server's text: not repeated to the client.
+        message:
+          "mcp-lint: the server answered with a result that is not complete (it asks the client for more), which the proxy cannot pass to a client of the 2025 protocol",
+      },
+    };
+  }
+  const { resultType: _type, ...rest } = result;
+  if (isJsonObject(rest._meta) && SERVER_INFO_KEY in rest._meta) {
+    const { [SERVER_INFO_KEY]: _info, ...meta } = rest._meta;
+    if (Object.keys(meta).length > 0) rest._meta = meta;
+    else delete rest._meta;
+  }
+  return { result: rest };
+}
+
+/** The link: a Transport the proxy session uses as its server, whichever era the server speaks. */
+export class EraLink implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private era: "unknown" | "legacy" | "modern" = "unknown";
+  private hello: ClientHello | null = null;
+  /** The initialize error held while `server/discover` is asked. */
+  private refused: JSONRPCMessage | null = null;
+  private readonly prefix = `mcp-lint-era-${randomBytes(9).toString("base64url")}-`;
+  private discoverId: string | null = null;
+  private listenId: string | null = null;
+  private logLevel: string | null = null;
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly report: (event: EraEvent) => void,
+  ) {}
+
+  /** The era the server speaks, once known. */
+  get serverEra(): "unknown" | "legacy" | "modern" {
+    return this.era;
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message) => this.fromServer(message);
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    await this.inner.start();
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.era !== "modern") {
+      if (this.era === "unknown" && this.hello === null && isJSONRPCRequest(message) && message.method === "initialize") {
+        const params = isJsonObject(message.params) ? message.params : {};
+        this.hello = { id: message.id, message, protocolVersion: params.protocolVersion, clientInfo: params.clientInfo };
+      }
+      await this.inner.send(message, options);
+      return;
+    }
+    if (isJSONRPCRequest(message)) {
+      // The revision has no ping and no logging/setLevel (the level travels in each request's _meta): answered here.
+      if (message.method === "ping" || message.method === "logging/setLevel") {
+        if (message.method === "logging/setLevel" && isJsonObject(message.params) && typeof message.params.level === "string") {
+          this.logLevel = message.params.level;
+        }
+        const answer: JSONRPCMessage = { jsonrpc: "2.0", id: message.id, result: {} };
+        queueMicrotask(() => this.onmessage?.(answer));
+        return;
+      }
+      await this.inner.send(withEnvelope(message, this.envelope()), options);
+      return;
+    }
+    if (isJSONRPCNotification(message)) {
+      // The revision has no handshake to complete.
+      if (message.method === "notifications/initialized") return;
+      await this.inner.send(withEnvelope(message, this.envelope()), options);
+      return;
+    }
+    await this.inner.send(message, options);
+  }
+
+  private envelope(): JsonObject {
+    return modernEnvelope(this.hello?.clientInfo, this.logLevel);
+  }
+
+  private fromServer(message: JSONRPCMessage): void {
+    const hello = this.hello;
+    if (this.era === "unknown" && hello !== null && (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))) {
+      if (message.id === hello.id) {
+        if (isJSONRPCResultResponse(message)) {
+          this.era = "legacy";
+          this.onmessage?.(message);
+        } else {
+          // A server that refuses initialize may speak the revision: ask it once, holding the refusal.
+          this.refused = message;
+          this.discover();
+        }
+        return;
+      }
+      if (message.id === this.discoverId) {
+        this.discovered(message);
+        return;
+      }
+    }
+    if (this.era !== "modern") {
+      this.onmessage?.(message);
+      return;
+    }
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      // The subscription's own answer comes when it ends; nothing waits for it.
+      if (message.id === this.listenId || message.id === this.discoverId) return;
+      if (isJSONRPCResultResponse(message)) {
+        const legacy = legacyResult(message.result as JsonObject);
+        this.onmessage?.("result" in legacy ? { ...message, result: legacy.result } : { jsonrpc: "2.0", id: message.id, error: legacy.error });
+        return;
+      }
+      this.onmessage?.(message);
+      return;
+    }
+    if (isJSONRPCNotification(message)) {
+      const route = routeNotification(message, this.listenId);
+      if (route === "own") return;
+      if (route === "pass") this.onmessage?.(message);
+      else if ("drop" in route) this.report({ event: "notification_dropped", method: message.method, why: route.drop });
+      else this.onmessage?.({ jsonrpc: "2.0", ...route.deliver });
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private discover(): void {
+    this.discoverId = `${this.prefix}discover`;
+    const request = withEnvelope({ jsonrpc: "2.0" as const, id: this.discoverId, method: "server/discover", params: {} }, this.envelope());
+    this.inner.send(request).catch(() => this.giveUp());
+  }
+
+  /** The answer to `server/discover`: the revision's handshake, or the held refusal passed on. */
+  private discovered(message: JSONRPCMessage): void {
+    const hello = this.hello as ClientHello;
+    if (!isJSONRPCResultResponse(message) || !speaksModern(message.result)) {
+      this.giveUp();
+      return;
+    }
+    this.era = "modern";
+    this.refused = null;
+    this.report({ event: "server_era", era: MODERN_REVISION });
+    const result = initializeFromDiscover(message.result, hello.protocolVersion);
+    this.onmessage?.({ jsonrpc: "2.0", id: hello.id, result });
+    this.listen(result.capabilities);
+  }
+
+  private giveUp(): void {
+    this.era = "legacy";
+    const refused = this.refused;
+    this.refused = null;
+    if (refused !== null) this.onmessage?.(refused);
+  }
+
+  /** Open the one subscription whose notifications are passed on, for what the server can announce. */
+  private listen(capabilities: unknown): void {
+    const filter = listenFilter(capabilities);
+    if (filter === null) return;
+    this.listenId = `${this.prefix}listen`;
+    const request = withEnvelope(
+      { jsonrpc: "2.0" as const, id: this.listenId, method: "subscriptions/listen", params: { notifications: filter } },
+      this.envelope(),
+    );
+    this.inner.send(request).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  }
+}

@@ -1,0 +1,216 @@
+// The proxy's link to a server of either era, in process: a scripted server end on an in-memory
+// transport pair records what the link sends and answers as a legacy or a 2026-07-28 server would.
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import {
+  EraLink,
+  type EraEvent,
+  initializeFromDiscover,
+  legacyResult,
+  listenFilter,
+  modernEnvelope,
+  routeNotification,
+  withEnvelope,
+} from "../../../src/proxy/era-link.js";
+import { eventLine } from "../../../src/proxy/events.js";
+
+const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId";
+
+const INITIALIZE: JSONRPCMessage = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: { sampling: {} }, clientInfo: { name: "desk", version: "3" } },
+};
+
+const REFUSED = { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } };
+
+const DISCOVERED = {
+  supportedVersions: ["2026-07-28"],
+  capabilities: { tools: { listChanged: true } },
+  instructions: "Be brief.",
+  resultType: "complete",
+  _meta: { "io.modelcontextprotocol/serverInfo": { name: "modern", version: "2.0.0" } },
+};
+
+type Answer = (message: JSONRPCMessage & { method: string; id: string | number; params?: Record<string, unknown> }) => JSONRPCMessage | null;
+
+/** A link over an in-memory pair whose server end answers each request with `answer`; what it saw and what the link delivered. */
+async function linked(answer: Answer) {
+  const [near, far] = InMemoryTransport.createLinkedPair();
+  const seen: JSONRPCMessage[] = [];
+  far.onmessage = (message) => {
+    seen.push(message);
+    if ("method" in message && "id" in message) {
+      const reply = answer(message as Parameters<Answer>[0]);
+      if (reply !== null) void far.send(reply);
+    }
+  };
+  await far.start();
+  const events: EraEvent[] = [];
+  const link = new EraLink(near, (event) => events.push(event));
+  const delivered: JSONRPCMessage[] = [];
+  link.onmessage = (message) => delivered.push(message);
+  await link.start();
+  return { link, far, seen, delivered, events };
+}
+
+const settle = () => new Promise((done) => setTimeout(done, 0));
+
+/** A 2026-07-28 server: refuses initialize, answers discover, echoes other requests with resultType. */
+const modernServer: Answer = (message) => {
+  if (message.method === "initialize") return { jsonrpc: "2.0", id: message.id, error: REFUSED };
+  if (message.method === "server/discover") return { jsonrpc: "2.0", id: message.id, result: DISCOVERED };
+  if (message.method === "subscriptions/listen") return null;
+  return { jsonrpc: "2.0", id: message.id, result: { content: [], resultType: "complete" } };
+};
+
+describe("EraLink", () => {
+  it("passes a legacy server's initialize answer as it is and never asks server/discover", async () => {
+    const result = { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } };
+    const { link, seen, delivered } = await linked((message) => ({ jsonrpc: "2.0", id: message.id, result }));
+    await link.send(INITIALIZE);
+    await link.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    await settle();
+    expect(seen.map((message) => ("method" in message ? message.method : null))).toEqual(["initialize", "tools/list"]);
+    expect(seen[1]).toEqual({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    expect(delivered[0]).toEqual({ jsonrpc: "2.0", id: 1, result });
+    expect(link.serverEra).toBe("legacy");
+  });
+
+  it("passes the initialize refusal on when server/discover does not name 2026-07-28", async () => {
+    const refused = { code: -32602, message: "bad version" };
+    const { link, delivered } = await linked((message) =>
+      message.method === "initialize"
+        ? { jsonrpc: "2.0", id: message.id, error: refused }
+        : { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } },
+    );
+    await link.send(INITIALIZE);
+    await settle();
+    await settle();
+    expect(delivered).toEqual([{ jsonrpc: "2.0", id: 1, error: refused }]);
+    expect(link.serverEra).toBe("legacy");
+  });
+
+  it("answers the client's initialize from server/discover and sends every later request with the revision's _meta", async () => {
+    const { link, seen, delivered, events } = await linked(modernServer);
+    await link.send(INITIALIZE);
+    await settle();
+    await settle();
+    expect(delivered[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        protocolVersion: "2025-06-18",
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: "modern", version: "2.0.0" },
+        instructions: "Be brief.",
+      },
+    });
+    expect(events).toEqual([{ event: "server_era", era: "2026-07-28" }]);
+    // The proxy's subscription, opened for what the capabilities can announce.
+    const listen = seen.find((message) => "method" in message && message.method === "subscriptions/listen") as { params: Record<string, unknown> };
+    expect(listen.params.notifications).toEqual({ toolsListChanged: true });
+
+    await link.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await link.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x", _meta: { progressToken: 9 } } });
+    await settle();
+    const call = seen.at(-1) as { method: string; params: { _meta: Record<string, unknown> } };
+    expect(call.method).toBe("tools/call");
+    expect(call.params._meta).toEqual({
+      [VERSION_KEY]: "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "desk", version: "3" },
+      progressToken: 9,
+    });
+    expect(seen.some((message) => "method" in message && message.method === "notifications/initialized")).toBe(false);
+    // The answer reaches the client without the revision's resultType.
+    expect(delivered.at(-1)).toEqual({ jsonrpc: "2.0", id: 7, result: { content: [] } });
+  });
+
+  it("answers ping and logging/setLevel itself on a 2026-07-28 server, and sends the level in later requests", async () => {
+    const { link, seen, delivered } = await linked(modernServer);
+    await link.send(INITIALIZE);
+    await settle();
+    await settle();
+    const before = seen.length;
+    await link.send({ jsonrpc: "2.0", id: 3, method: "ping" });
+    await link.send({ jsonrpc: "2.0", id: 4, method: "logging/setLevel", params: { level: "error" } });
+    await settle();
+    expect(seen.length).toBe(before);
+    expect(delivered.slice(-2)).toEqual([
+      { jsonrpc: "2.0", id: 3, result: {} },
+      { jsonrpc: "2.0", id: 4, result: {} },
+    ]);
+    await link.send({ jsonrpc: "2.0", id: 5, method: "tools/list", params: {} });
+    await settle();
+    expect((seen.at(-1) as { params: { _meta: Record<string, unknown> } }).params._meta["io.modelcontextprotocol/logLevel"]).toBe("error");
+  });
+
+  it("passes list_changed only from its own subscription, and drops (and reports) the rest, with hostile method names made inert", async () => {
+    const { link, far, seen, delivered, events } = await linked(modernServer);
+    await link.send(INITIALIZE);
+    await settle();
+    await settle();
+    const listenId = (seen.find((message) => "method" in message && message.method === "subscriptions/listen") as { id: string }).id;
+    const count = delivered.length;
+    await far.send({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: {}, _meta: { [SUBSCRIPTION_KEY]: listenId } },
+    });
+    await far.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: {} });
+    await far.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed\u001b[2J", params: { _meta: { [SUBSCRIPTION_KEY]: "theirs" } } });
+    await far.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUBSCRIPTION_KEY]: listenId } } });
+    await far.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 9, progress: 1 } });
+    await far.send({ jsonrpc: "2.0", id: listenId, result: { resultType: "complete", _meta: { [SUBSCRIPTION_KEY]: listenId } } });
+    await settle();
+    expect(delivered.slice(count)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 9, progress: 1 } },
+    ]);
+    expect(events.slice(1)).toEqual([
+      { event: "notification_dropped", method: "notifications/tools/list_changed", why: "not_subscribed" },
+      { event: "notification_dropped", method: "notifications/tools/list_changed\u001b[2J", why: "foreign_subscription" },
+    ]);
+    const line = eventLine(events[2] as EraEvent, "review");
+    expect(line).not.toContain("\u001b");
+    expect(line).toContain("a subscription the proxy did not open");
+  });
+});
+
+describe("the era's pure pieces", () => {
+  it("keeps the sender's own _meta keys over the envelope's", () => {
+    const sent = withEnvelope({ method: "tools/call", params: { name: "x", _meta: { [VERSION_KEY]: "mine" } } }, modernEnvelope(undefined, null));
+    expect(sent.params._meta).toEqual({ [VERSION_KEY]: "mine", "io.modelcontextprotocol/clientCapabilities": {} });
+  });
+
+  it("answers in the latest version the proxy's SDK knows when the client asked for one it does not", () => {
+    const answer = initializeFromDiscover({ capabilities: {}, serverInfo: { name: "s", version: "1" } }, "1999-01-01");
+    expect(answer.protocolVersion).not.toBe("1999-01-01");
+    expect(answer.serverInfo).toEqual({ name: "s", version: "1" });
+    expect("instructions" in answer).toBe(false);
+  });
+
+  it("subscribes only to what the capabilities can announce", () => {
+    expect(listenFilter({ tools: {}, prompts: { listChanged: true }, resources: { listChanged: false } })).toEqual({ promptsListChanged: true });
+    expect(listenFilter({ tools: {} })).toBeNull();
+    expect(listenFilter("tools")).toBeNull();
+  });
+
+  it("passes notifications no subscription carries in the revision (logging, progress) and stamps nothing on them", () => {
+    expect(routeNotification({ method: "notifications/message", params: { level: "info", data: "x" } }, "mine")).toBe("pass");
+    expect(routeNotification({ method: "notifications/resources/updated", params: { uri: "a://b" } }, "mine")).toEqual({ drop: "not_subscribed" });
+    expect(routeNotification({ method: "notifications/tools/list_changed", params: { _meta: { [SUBSCRIPTION_KEY]: 1 } } }, null)).toEqual({
+      drop: "foreign_subscription",
+    });
+  });
+
+  it("turns a result that asks the client for input into an error, without the server's text", () => {
+    const answer = legacyResult({ resultType: "input_required\u001b]0;x\u0007", inputRequests: {} });
+    expect("error" in answer && answer.error.message).toContain("not complete");
+    expect(JSON.stringify(answer)).not.toContain("input_required");
+  });
+});
