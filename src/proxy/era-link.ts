@@ -162,6 +162,9 @@ export function legacyResult(result: JsonObject): { result: JsonObject } | { err
   return { result: rest };
 }
 
+/** How long the link waits for `server/discover` after a refused initialize (a client's own initialize usually waits 60 s). */
+export const DISCOVER_TIMEOUT_MS = 30_000;
+
 /** The link: a Transport the proxy session uses as its server, whichever era the server speaks. */
 export class EraLink implements Transport {
   onclose?: () => void;
@@ -173,12 +176,15 @@ export class EraLink implements Transport {
   private refused: JSONRPCMessage | null = null;
   private readonly prefix = `mcp-lint-era-${randomBytes(9).toString("base64url")}-`;
   private discoverId: string | null = null;
+  private discoverTimer: ReturnType<typeof setTimeout> | null = null;
   private listenId: string | null = null;
   private logLevel: string | null = null;
 
   constructor(
     private readonly inner: Transport,
     private readonly report: (event: EraEvent) => void,
+    /** How long a server that refused initialize may take to answer `server/discover` before its refusal is passed on. */
+    private readonly discoverTimeoutMs = DISCOVER_TIMEOUT_MS,
   ) {}
 
   /** The era the server speaks, once known. */
@@ -194,6 +200,7 @@ export class EraLink implements Transport {
   }
 
   async close(): Promise<void> {
+    this.stopDiscoverTimer();
     await this.inner.close();
   }
 
@@ -237,6 +244,11 @@ export class EraLink implements Transport {
   }
 
   private fromServer(message: JSONRPCMessage): void {
+    // The answer to the link's own probe is never the client's (a late one, after the refusal was passed on, included).
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && this.discoverId !== null && message.id === this.discoverId) {
+      if (this.era === "unknown") this.discovered(message);
+      return;
+    }
     const hello = this.hello;
     if (this.era === "unknown" && hello !== null && (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))) {
       if (message.id === hello.id) {
@@ -250,10 +262,6 @@ export class EraLink implements Transport {
         }
         return;
       }
-      if (message.id === this.discoverId) {
-        this.discovered(message);
-        return;
-      }
     }
     if (this.era !== "modern") {
       this.onmessage?.(message);
@@ -261,7 +269,7 @@ export class EraLink implements Transport {
     }
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       // The subscription's own answer comes when it ends; nothing waits for it.
-      if (message.id === this.listenId || message.id === this.discoverId) return;
+      if (message.id === this.listenId) return;
       if (isJSONRPCResultResponse(message)) {
         const legacy = legacyResult(message.result as JsonObject);
         this.onmessage?.("result" in legacy ? { ...message, result: legacy.result } : { jsonrpc: "2.0", id: message.id, error: legacy.error });
@@ -285,10 +293,21 @@ export class EraLink implements Transport {
     this.discoverId = `${this.prefix}discover`;
     const request = withEnvelope({ jsonrpc: "2.0" as const, id: this.discoverId, method: "server/discover", params: {} }, this.envelope());
     this.inner.send(request).catch(() => this.giveUp());
+    // A server that refused initialize and never answers the probe: its refusal reaches the client in bounded time.
+    this.discoverTimer = setTimeout(() => {
+      if (this.era === "unknown") this.giveUp();
+    }, this.discoverTimeoutMs);
+    this.discoverTimer.unref?.();
+  }
+
+  private stopDiscoverTimer(): void {
+    if (this.discoverTimer !== null) clearTimeout(this.discoverTimer);
+    this.discoverTimer = null;
   }
 
   /** The answer to `server/discover`: the revision's handshake, or the held refusal passed on. */
   private discovered(message: JSONRPCMessage): void {
+    this.stopDiscoverTimer();
     const hello = this.hello as ClientHello;
     if (!isJSONRPCResultResponse(message) || !speaksModern(message.result)) {
       this.giveUp();
@@ -303,6 +322,7 @@ export class EraLink implements Transport {
   }
 
   private giveUp(): void {
+    this.stopDiscoverTimer();
     this.era = "legacy";
     const refused = this.refused;
     this.refused = null;

@@ -38,7 +38,7 @@ const DISCOVERED = {
 type Answer = (message: JSONRPCMessage & { method: string; id: string | number; params?: Record<string, unknown> }) => JSONRPCMessage | null;
 
 /** A link over an in-memory pair whose server end answers each request with `answer`; what it saw and what the link delivered. */
-async function linked(answer: Answer) {
+async function linked(answer: Answer, discoverTimeoutMs?: number) {
   const [near, far] = InMemoryTransport.createLinkedPair();
   const seen: JSONRPCMessage[] = [];
   far.onmessage = (message) => {
@@ -50,7 +50,7 @@ async function linked(answer: Answer) {
   };
   await far.start();
   const events: EraEvent[] = [];
-  const link = new EraLink(near, (event) => events.push(event));
+  const link = new EraLink(near, (event) => events.push(event), discoverTimeoutMs);
   const delivered: JSONRPCMessage[] = [];
   link.onmessage = (message) => delivered.push(message);
   await link.start();
@@ -212,5 +212,28 @@ describe("the era's pure pieces", () => {
     const answer = legacyResult({ resultType: "input_required\u001b]0;x\u0007", inputRequests: {} });
     expect("error" in answer && answer.error.message).toContain("not complete");
     expect(JSON.stringify(answer)).not.toContain("input_required");
+  });
+});
+
+describe("a server that refuses initialize and then never answers server/discover", () => {
+  it("has its refusal passed on once the probe's bound runs out, and a late answer to the probe never reaches the client", async () => {
+    let probe: { id: string | number } | null = null;
+    const { link, far, delivered } = await linked((message) => {
+      if (message.method === "initialize") return { jsonrpc: "2.0", id: message.id, error: REFUSED };
+      if (message.method === "server/discover") probe = { id: message.id };
+      return null;
+    }, 30);
+    await link.send(INITIALIZE);
+    await settle();
+    expect(delivered).toEqual([]);
+    await new Promise((done) => setTimeout(done, 80));
+    expect(delivered).toEqual([{ jsonrpc: "2.0", id: 1, error: REFUSED }]);
+    expect(link.serverEra).toBe("legacy");
+    // The server wakes up and answers the probe: nothing for the client, whose id it is not.
+    expect(probe).not.toBeNull();
+    await far.send({ jsonrpc: "2.0", id: (probe as unknown as { id: string | number }).id, result: DISCOVERED });
+    await settle();
+    expect(delivered).toHaveLength(1);
+    await link.close();
   });
 });
