@@ -11,6 +11,7 @@ import { ArtifactError, McpLintError } from "../errors.js";
 import { localImageDigest } from "./image.js";
 import type { NpmOptions } from "./npm-settings.js";
 import type { ArtifactSource } from "./source.js";
+import { firstLine } from "../connect/session.js";
 import { neutralize } from "../text/neutralize.js";
 import { closure, decodePackage, encodePackage, isTreeLocation, MAX_TREE_PACKAGES, type TreeNode, treeSha256 } from "./tree.js";
 import type { ArtifactRecord, NpmArtifact, ProvenanceIdentity, RegistrySignature, TreePackage } from "./types.js";
@@ -269,8 +270,10 @@ function asArtifactError(error: unknown, request: string, context?: string): Mcp
 }
 
 function message(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
   // A registry URL can carry user info (a token); a message never shows it.
-  const line = (text.split("\n")[0] ?? "unknown error").replace(/\/\/[^/\s@]*@/g, "//");
-  return neutralize(line.slice(0, 300));
+  return neutralize(
+    firstLine(error)
+      .replace(/\/\/[^/\s@]*@/g, "//")
+      .slice(0, 300),
+  );
 }

@@ -103,11 +103,6 @@ export function artifactLine(resolved: Resolved | null, locked: ArtifactRecord |
 /** An empty known-bad list, for runs that launch nothing. */
 export const EMPTY_KNOWN_BAD: KnownBadList = { entries: [] };
 
-/** The known-bad list the launch lint used, for the tree's packages. */
-export async function knownBadList(file: string | null, install: typeof import("../install/index.js")): Promise<KnownBadList> {
-  return file === null ? install.loadKnownBad() : install.loadKnownBad(await readRequiredText(file, "--known-bad file"), file);
-}
-
 /** Where a user points the checks at trust of their own (a registry without a keys endpoint, a private Sigstore). */
 export interface TrustFiles {
   /** `--registry-keys FILE`: the registry's signing keys, in the form its `/-/npm/v1/keys` serves. */

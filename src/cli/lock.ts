@@ -29,7 +29,7 @@ import { PLAIN_STYLE } from "../report/style.js";
 import { headerLine, type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
 import type { TerminalStyle } from "../report/style.js";
 import { pushAll } from "../arrays.js";
-import { type ArtifactModules, artifactLine, EMPTY_KNOWN_BAD, knownBadList, loadArtifactModules, startArtifacts } from "./artifact.js";
+import { type ArtifactModules, artifactLine, EMPTY_KNOWN_BAD, loadArtifactModules, startArtifacts } from "./artifact.js";
 import { compareArtifacts } from "../artifact/compare.js";
 import type { Resolved } from "../artifact/resolve.js";
 import type { KnownBadList } from "../install/bad-list.js";
@@ -41,6 +41,7 @@ import {
   type EarlyLaunch,
   launchEarly,
   loadVerdictModules,
+  knownBadList,
   lintOwnLaunch,
   type Output,
   type PrereadFile,

@@ -28,8 +28,7 @@ import { selectLock } from "../proxy/lock-select.js";
 import type { ResultsMode } from "../proxy/results.js";
 import { type GuardSetup, ProxySession } from "../proxy/session.js";
 import { neutralize, withoutColour } from "../text/neutralize.js";
-import { knownBadList } from "./artifact.js";
-import { loadVerdictModules, lintOwnLaunch, type Output, redactorFor, resolveSource, type SourceFlags } from "./source.js";
+import { knownBadList, loadVerdictModules, lintOwnLaunch, type Output, redactorFor, resolveSource, type SourceFlags } from "./source.js";
 
 /** Flags of `mcp-lint proxy`, already checked for shape. Fix flags are null when not given. */
 export interface ProxyFlags extends SourceFlags {

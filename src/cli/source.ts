@@ -7,6 +7,7 @@ import { resolveTarget, type StdioTarget, type Target } from "../connect/target.
 import type { Launch } from "../connect/launch.js";
 import { KnownBadRefusal, UsageError } from "../errors.js";
 import type { InstallFinding } from "../install/index.js";
+import type { KnownBadList } from "../install/bad-list.js";
 import { preloadJsonTools } from "../json/parse.js";
 import { preloadWriter, readJsonFile, readRequiredText } from "../lock/io.js";
 import { snapshotFromFile, type ServerSnapshot } from "../lock/snapshot.js";
@@ -140,6 +141,11 @@ async function preloadLogin(): Promise<void> {
  * Install lint of the launch itself, before anything starts: a known-bad release is refused (the
  * reason on stderr, exit 1); warnings such as an unpinned package are shown and the run goes on.
  */
+/** The built-in known-bad list, with the releases of a `--known-bad FILE` added. */
+export async function knownBadList(file: string | null, install: typeof import("../install/index.js")): Promise<KnownBadList> {
+  return file === null ? install.loadKnownBad() : install.loadKnownBad(await readRequiredText(file, "--known-bad file"), file);
+}
+
 export async function lintOwnLaunch(
   command: string[],
   knownBadFile: string | null,
@@ -148,8 +154,8 @@ export async function lintOwnLaunch(
   options: { print: boolean } = { print: true },
 ): Promise<InstallFinding[]> {
   if (install === null) return [];
-  const { lintLaunch, loadKnownBad, installMessage } = install;
-  const list = knownBadFile === null ? loadKnownBad() : loadKnownBad(await readRequiredText(knownBadFile, "--known-bad file"), knownBadFile);
+  const { lintLaunch, installMessage } = install;
+  const list = await knownBadList(knownBadFile, install);
   const findings = lintLaunch(command, list);
   const bad = findings.find((finding) => finding.kind === "known_bad");
   if (bad !== undefined) {
