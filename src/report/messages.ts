@@ -271,7 +271,8 @@ function artifactMessage(change: Change): string {
     case "dependencies_changed": {
       const packages = (Array.isArray(args.after) ? args.after : []) as PackageChange[];
       const shown = packages.slice(0, LISTED_PACKAGES).map(packageLine);
-      const more = packages.length > LISTED_PACKAGES ? `, and ${thousands(packages.length - LISTED_PACKAGES)} more` : "";
+      const more =
+        packages.length > LISTED_PACKAGES ? `, and ${thousands(packages.length - LISTED_PACKAGES)} more (every one is in --json and in the lock's diff)` : "";
       const counts = `${args.detail?.changed ?? 0} changed, ${args.detail?.added ?? 0} added, ${args.detail?.removed ?? 0} removed`;
       return `the dependency tree npm installs changed (${counts}): ${shown.join("; ")}${more}`;
     }
@@ -284,7 +285,10 @@ function artifactMessage(change: Change): string {
 }
 
 function packageLine(item: PackageChange): string {
-  const name = neutralize(item.name);
+  // A copy nested under another package is named with it: two `content-type` lines must not look alike.
+  const parent =
+    item.location.lastIndexOf("/node_modules/") > 0 ? item.location.slice(0, item.location.lastIndexOf("/node_modules/")).replace(/^node_modules\//, "") : null;
+  const name = `${neutralize(item.name)}${parent === null ? "" : ` (under ${neutralize(parent.replaceAll("/node_modules/", " > "))})`}`;
   const notes: string[] = [];
   if (item.gainedInstallScript) notes.push("install script added");
   if (item.knownBad !== null) notes.push(`known-bad release, ${neutralize(item.knownBad)}`);

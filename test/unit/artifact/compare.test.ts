@@ -96,6 +96,20 @@ describe("compareArtifacts", () => {
     expect(message).toContain("+ extra 3.0.0");
   });
 
+  it("names a nested copy with the package it sits under, so two copies of one name read differently", () => {
+    const nested = { ...base, "node_modules/helper/node_modules/extra": pkg("extra", "1.0.0"), "node_modules/extra": pkg("extra", "3.0.0") };
+    const changes = compareArtifacts(artifact(base), artifact(nested), none);
+    const message = changeMessage(changes[0] as (typeof changes)[number]);
+    expect(message).toContain("+ extra 3.0.0; + extra (under helper) 1.0.0");
+  });
+
+  it("says where the packages past the listed ones are", () => {
+    const many: Record<string, TreePackage> = { ...base };
+    for (let i = 0; i < 45; i++) many[`node_modules/p${String(i).padStart(2, "0")}`] = pkg(`p${String(i).padStart(2, "0")}`, "1.0.0");
+    const message = changeMessage(compareArtifacts(artifact(base), artifact(many), none)[0] as ReturnType<typeof compareArtifacts>[number]);
+    expect(message).toMatch(/, and 5 more \(every one is in --json and in the lock's diff\)$/);
+  });
+
   it("is an error when a new dependency release is known-bad", () => {
     const list = loadKnownBad(
       JSON.stringify({
