@@ -22,6 +22,7 @@ import { readJsonFile, readTextIfExists } from "../lock/io.js";
 import { auditLine, eventLine, type ProxyEvent } from "../proxy/events.js";
 import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/fixes/index.js";
 import { EraLink } from "../proxy/era-link.js";
+import { ClientEraLink } from "../proxy/client-era.js";
 import { HttpLink } from "../proxy/http-link.js";
 import { pinnedSections } from "../proxy/guard.js";
 import { selectLock } from "../proxy/lock-select.js";
@@ -203,7 +204,8 @@ async function serve(
               catalog: pinnedSections(lock),
             }),
         };
-  const client = new StdioServerTransport(process.stdin, process.stdout);
+  // A client that opens with server/discover speaks MCP 2026-07-28: the link speaks it to that client.
+  const client = new ClientEraLink(new StdioServerTransport(process.stdin, process.stdout), report);
   const session = new ProxySession({
     client,
     server,

@@ -26,12 +26,12 @@ import { isJsonObject, type JsonObject } from "../lock/snapshot.js";
 export const MODERN_REVISION = "2026-07-28";
 
 /** The revision's reserved `_meta` keys. */
-const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
-const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
-const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
-const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
-const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
-const SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId";
+export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+export const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+export const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
+export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+export const SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId";
 
 /** Notifications that only a subscription delivers in the revision. */
 const SUBSCRIBED = new Set([

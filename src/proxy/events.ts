@@ -65,7 +65,11 @@ export type ProxyEvent =
   /** The server refused initialize and speaks this revision: the proxy translates for the client. */
   | { event: "server_era"; era: string }
   /** A list or resource notification from no subscription the proxy opened: never passed on. */
-  | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" };
+  | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" }
+  /** The client opened with `server/discover`: the proxy speaks this revision to it. */
+  | { event: "client_era"; era: string }
+  /** A request from the server that a client of the 2026-07-28 revision cannot be asked: refused. */
+  | { event: "server_request_refused"; method: string };
 
 /** Why a response was not passed on. */
 export type DropReason = "not_requested" | "already_answered" | "cancelled" | "not_waiting";
@@ -157,6 +161,10 @@ export function eventLine(event: ProxyEvent, review: string): string {
       return `mcp-lint proxy: could not send ${neutralize(event.method)} to the server: ${neutralize(event.message)}`;
     case "server_era":
       return `mcp-lint proxy: the server refused initialize and speaks MCP ${neutralize(event.era)}; the proxy speaks it to the server and the client's protocol to the client`;
+    case "client_era":
+      return `mcp-lint proxy: the client speaks MCP ${neutralize(event.era)}; the proxy speaks that revision to it`;
+    case "server_request_refused":
+      return `mcp-lint proxy: refused the server's ${JSON.stringify(neutralize(event.method).slice(0, ID_CHARS))} request: the client speaks MCP 2026-07-28, where servers send no requests`;
     case "notification_dropped": {
       const why = event.why === "not_subscribed" ? "it came from no subscription" : "it came from a subscription the proxy did not open";
       return `mcp-lint proxy: dropped a ${JSON.stringify(neutralize(event.method).slice(0, ID_CHARS))} notification from the server: ${why}`;

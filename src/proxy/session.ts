@@ -347,8 +347,8 @@ export class ProxySession {
   private clientRequest(request: JSONRPCRequest): void {
     const guard = this.options.guard;
     if (request.method === "server/discover") {
-      // The proxy speaks the legacy era to its client (whatever the server speaks: era-link.ts), so a
-      // 2026-07-28 client falls back to initialize, and the guard answers that as for any client.
+      // A 2026-07-28 client's discover is answered by client-era.ts before the session sees it; one
+      // that reaches the session comes after a legacy initialize, in a session of the 2025 protocol.
       void this.toClient(this.errorAnswer(request.id, NO_DISCOVER, ErrorCode.MethodNotFound));
       return;
     }

@@ -3,6 +3,7 @@
 // `initialize`), and to its legacy twin the same way: lists and calls pass, the lock is enforced,
 // and the guard follows the modern server's list changes through a `subscriptions/listen` it opens
 // itself, passing on no notification from a subscription it did not open.
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Client as ModernClient } from "@modelcontextprotocol/client";
@@ -145,39 +146,125 @@ describe("the guard follows subscriptions/listen on a 2026-07-28 server", () => 
   });
 });
 
+/** A 2026-07-28 client (the SDK v2 client, pinned to the revision: no fallback) through `mcp-lint proxy`. */
+async function modernThroughProxy(dir: string, args: string[], env: Record<string, string>, pin = true) {
+  let stderr = "";
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, "proxy", ...args],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", ...env },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const client = new ModernClient(
+    { name: "modern-test", version: "1.0.0" },
+    { capabilities: {}, versionNegotiation: pin ? { mode: { pin: "2026-07-28" } } : { mode: "auto" } },
+  );
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
 describe("a 2026-07-28 client (the SDK v2 client) through the proxy", () => {
   it.each([
     ["the modern-only server", "modern-only.mjs"],
     ["its legacy twin", "legacy-twin.mjs"],
-  ])("falls back to initialize and is served the locked list of %s", async (_label, script) => {
+  ])("is answered server/discover and served the locked list of %s in the revision", async (_label, script) => {
     const dir = tempDir();
     const server = [process.execPath, join(modernDir, script)];
     const lock = await lockServer(dir, server);
-    let stderr = "";
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, "proxy", "--lock", lock, ...PASS, "--", ...server],
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", MODERN_TOKEN_HEADER: "1", MODERN_FLIP: "" },
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const client = new ModernClient({ name: "modern-test", version: "1.0.0" }, { capabilities: {} });
-    await client.connect(transport);
+    const { client, stderr } = await modernThroughProxy(dir, ["--lock", lock, ...PASS, "--", ...server], { MODERN_TOKEN_HEADER: "1", MODERN_FLIP: "" });
     try {
-      // The proxy answers server/discover with "method not found": the client speaks the 2025 protocol to it.
-      expect(client.getNegotiatedProtocolVersion()).not.toBe("2026-07-28");
+      // Pinned to the revision, the client would have failed to connect had the proxy not answered server/discover.
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect(client.getServerVersion()).toMatchObject({ name: "modern-fixture", version: "1.0.0" });
       // The server's instructions, then the proxy's line on what it withholds.
       expect(client.getInstructions()).toMatch(/^Modern instructions\.\n\nmcp-lint withheld 1 tool of this server until the user reviews them: "login"/);
       const listed = await client.listTools();
       expect(listed.tools.map((tool) => tool.name)).toEqual(["search"]);
       const answer = await client.callTool({ name: "search", arguments: { query: "q" } });
+      // The envelope the client stamps on each request is the link's business: the server's handler never sees it.
       expect(JSON.parse(text(answer))).toEqual({ tool: "search", arguments: { query: "q" } });
       const refused = await client.callTool({ name: "login", arguments: { token: "t0k" } });
       expect(refused.isError).toBe(true);
-      expect(stderr).toContain('withheld tool "login" (error: mcp_header_changed)');
+      expect(stderr()).toContain('withheld tool "login" (error: mcp_header_changed)');
+      expect(stderr()).toContain("the client speaks MCP 2026-07-28; the proxy speaks that revision to it");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers a server/discover sent on its own connection (no sibling probe) with the guarded server's discover", async () => {
+    const dir = tempDir();
+    const server = [process.execPath, join(modernDir, "legacy-twin.mjs")];
+    const lock = await lockServer(dir, server);
+    const proxy = spawn(process.execPath, [cliPath, "proxy", "--lock", lock, ...PASS, "--", ...server], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", MODERN_TOKEN_HEADER: "1", MODERN_FLIP: "" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const lines: Record<string, unknown>[] = [];
+    let buffered = "";
+    proxy.stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const part of parts) if (part.trim() !== "") lines.push(JSON.parse(part));
+    });
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+    try {
+      proxy.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: "hello", method: "server/discover", params: { _meta: envelope } })}\n`);
+      proxy.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } })}\n`);
+      const answered = (id: unknown) => lines.find((line) => line.id === id);
+      await waitFor(() => answered(2) !== undefined);
+      expect(lines[0]).toMatchObject({ id: "hello", result: { supportedVersions: expect.arrayContaining(["2026-07-28"]), resultType: "complete" } });
+      expect((lines[0]?.result as { instructions: string }).instructions).toContain(
+        'mcp-lint withheld 1 tool of this server until the user reviews them: "login"',
+      );
+      expect(answered(2)).toMatchObject({ id: 2, result: { tools: [{ name: "search" }], resultType: "complete", ttlMs: 0, cacheScope: "private" } });
+    } finally {
+      proxy.stdin.end();
+      await new Promise((done) => proxy.once("exit", done));
+    }
+  });
+
+  it("an auto-negotiating v2 client speaks the revision to the proxy too", async () => {
+    const dir = tempDir();
+    const server = [process.execPath, join(modernDir, "legacy-twin.mjs")];
+    const { client } = await modernThroughProxy(dir, [...PASS, "--", ...server], { MODERN_TOKEN_HEADER: "", MODERN_FLIP: "" }, false);
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["search", "login"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("delivers a changed list on the client's own subscription, after the guard re-read it, and only there", async () => {
+    const dir = tempDir();
+    const server = [process.execPath, join(modernDir, "modern-only.mjs")];
+    const lock = await lockServer(dir, server);
+    const { client, stderr } = await modernThroughProxy(dir, ["--lock", lock, ...PASS, "--", ...server], { MODERN_TOKEN_HEADER: "", MODERN_FLIP: "1" });
+    try {
+      let changed = 0;
+      client.setNotificationHandler("notifications/tools/list_changed", () => {
+        changed += 1;
+      });
+      expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true } });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["search", "login"]);
+      // Before the client listens, a change reaches the guard but not the client.
+      await client.callTool({ name: "search", arguments: { query: "flip" } });
+      await waitFor(() => stderr().includes("compared the server with the lock (list_changed): 2 tools listed, 1 served, 1 withheld"));
+      expect(changed).toBe(0);
+      const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });
+      // The server can announce only tool list changes: that is all the proxy agrees to.
+      expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
+      await client.callTool({ name: "search", arguments: { query: "flip" } });
+      await waitFor(() => changed === 1);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["search"]);
+      await subscription.close();
     } finally {
       await client.close();
     }
