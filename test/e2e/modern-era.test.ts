@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type HttpFixture, startHttpFixture, stopAllHttpFixtures } from "../fixtures/servers/live/harness.js";
+import { clientBinFlags, ensureClients } from "./crosscheck-clients.js";
 import { cliPath, repo, runCli, tempDir } from "./helpers.js";
 
 beforeAll(() => {
@@ -150,6 +151,36 @@ describe.each(cases)("%s", (_name, reach) => {
     const probes = JSON.stringify(readJson(dir, "run.json"));
     // The echo of the call came back: the arguments reached the server through the era's envelope.
     expect(probes).toContain("maps");
+  });
+});
+
+describe.each([
+  ["the modern-only server", "modern-only.mjs", true],
+  ["its legacy twin", "legacy-twin.mjs", false],
+])("init-fixtures and crosscheck's own read of %s", (_label, script, modern) => {
+  const server = ["--", process.execPath, join(modernDir, script)];
+
+  it("init-fixtures writes a probe for each tool of both pages", async () => {
+    const dir = tempDir();
+    const made = await runCli(["init-fixtures", "fixtures.json", ...server], { cwd: dir });
+    expect(made.code, made.stderr).toBe(0);
+    expect(readJson(dir, "fixtures.json").probes.map((probe: { tool: string }) => probe.tool)).toEqual(["search", "login"]);
+  });
+
+  it("crosscheck reads the server itself in its era; the Inspector, a 2025 client, sees it only when it is legacy", async () => {
+    ensureClients();
+    const dir = tempDir();
+    const run = await runCli(["crosscheck", "--clients", "inspector", ...clientBinFlags(["inspector"]), "--json", "cross.json", ...server], { cwd: dir });
+    // The ground truth is mcp-lint's own read, whichever era the server speaks.
+    expect(run.stdout).toContain("crosscheck: modern-fixture 1.0.0, 2 tools in tools/list");
+    if (modern) {
+      // The Inspector 2.12.0 sends only initialize, which the server refuses: a client failure, said as such.
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain("[render-client-failed]");
+      expect(run.stdout).toContain("Unsupported protocol version");
+    } else {
+      expect(run.stdout).not.toContain("[render-client-failed]");
+    }
   });
 });
 
