@@ -5,7 +5,9 @@
  * initialize answer is built from the discover result, every request and notification carries the
  * revision's per-request `_meta`, and list_changed notifications come from a `subscriptions/listen`
  * the link opens itself. To the session the server then looks like a legacy one; a notification
- * from a subscription the link did not open is dropped, never passed on.
+ * from a subscription the link did not open is dropped, never passed on. Over Streamable HTTP the
+ * link also copies the arguments a tool declares with `x-mcp-header` into `Mcp-Param-*` headers
+ * (and leaves out the tools whose declarations are invalid), as the revision's HTTP binding asks.
  */
 
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -21,6 +23,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
 import { isJsonObject, type JsonObject } from "../lock/snapshot.js";
+import { neutralize } from "../text/neutralize.js";
+import { callHeaders, type HeaderScan, type InvalidDeclaration, PARAM_HEADER_PREFIX, scanParamHeaders } from "./param-headers.js";
 
 /** The modern revision the link speaks. */
 export const MODERN_REVISION = "2026-07-28";
@@ -50,7 +54,20 @@ const LISTEN_FLAGS: readonly (readonly [string, string])[] = [
 ];
 
 /** What the link tells the proxy's log. */
-export type EraEvent = { event: "server_era"; era: string } | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" };
+export type EraEvent =
+  | { event: "server_era"; era: string }
+  | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" }
+  | { event: "tool_excluded"; tool: string; why: InvalidDeclaration; header: string | null }
+  | { event: "header_refused"; tool: string; header: string };
+
+/** Send options with the per-request headers the SDK v2 client transports add to the request's POST. */
+export type HeaderSendOptions = TransportSendOptions & { headers?: Readonly<Record<string, string>> };
+
+/** How a link over Streamable HTTP mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. */
+export interface ParamMirror {
+  /** Whether a value bound for a header holds a secret this run was given (a well-known token form is refused anyway). */
+  knownSecret: (text: string) => boolean;
+}
 
 /** The client's `initialize`, as far as the modern side needs it. */
 interface ClientHello {
@@ -179,12 +196,20 @@ export class EraLink implements Transport {
   private discoverTimer: ReturnType<typeof setTimeout> | null = null;
   private listenId: string | null = null;
   private logLevel: string | null = null;
+  /** Ids of the `tools/list` requests sent on: their answers say which arguments go into headers. */
+  private readonly listing = new Set<RequestId>();
+  /** Each listed tool's `x-mcp-header` declarations, by name, as its latest listing had them. */
+  private readonly declared = new Map<string, HeaderScan>();
+  /** Tools reported as left out, so a list read again (the guard's, the client's) reports nothing twice. */
+  private readonly excludedReported = new Set<string>();
 
   constructor(
     private readonly inner: Transport,
     private readonly report: (event: EraEvent) => void,
     /** How long a server that refused initialize may take to answer `server/discover` before its refusal is passed on. */
     private readonly discoverTimeoutMs = DISCOVER_TIMEOUT_MS,
+    /** Over Streamable HTTP: how `x-mcp-header` arguments go into headers (no headers elsewhere). */
+    private readonly mirror: ParamMirror | null = null,
   ) {}
 
   /** The era the server speaks, once known. */
@@ -204,11 +229,12 @@ export class EraLink implements Transport {
     await this.inner.close();
   }
 
+  /** The version the client negotiated; toward a 2026-07-28 server every message says that revision instead. */
   setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
+    this.inner.setProtocolVersion?.(this.era === "modern" ? MODERN_REVISION : version);
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage, options?: HeaderSendOptions): Promise<void> {
     if (this.era !== "modern") {
       if (this.era === "unknown" && this.hello === null && isJSONRPCRequest(message) && message.method === "initialize") {
         const params = isJsonObject(message.params) ? message.params : {};
@@ -227,7 +253,14 @@ export class EraLink implements Transport {
         queueMicrotask(() => this.onmessage?.(answer));
         return;
       }
-      await this.inner.send(withEnvelope(message, this.envelope()), options);
+      let sendOptions = options;
+      if (this.mirror !== null && message.method === "tools/list") this.listing.add(message.id);
+      if (this.mirror !== null && message.method === "tools/call") {
+        const prepared = this.callOptions(this.mirror, message.id, message.params, options);
+        if (prepared === "answered") return;
+        sendOptions = prepared;
+      }
+      await this.inner.send(withEnvelope(message, this.envelope()), sendOptions);
       return;
     }
     if (isJSONRPCNotification(message)) {
@@ -241,6 +274,63 @@ export class EraLink implements Transport {
 
   private envelope(): JsonObject {
     return modernEnvelope(this.hello?.clientInfo, this.logLevel);
+  }
+
+  /**
+   * A call's send options with its `Mcp-Param-*` headers, or "answered" when the link refused it
+   * itself: a tool left out of the list, or a credential bound for a header. A tool never listed is
+   * sent without them (the server answers what it misses).
+   */
+  private callOptions(mirror: ParamMirror, id: RequestId, params: unknown, options: HeaderSendOptions | undefined): HeaderSendOptions | undefined | "answered" {
+    const call = isJsonObject(params) ? params : {};
+    const scan = typeof call.name === "string" ? this.declared.get(call.name) : undefined;
+    if (scan === undefined) return options;
+    const tool = JSON.stringify(neutralize(call.name as string));
+    if (!scan.valid) {
+      this.refuseCall(
+        id,
+        `mcp-lint: the proxy did not send this call: tool ${tool} declares arguments for HTTP headers (x-mcp-header) in a way the proxy refuses over HTTP, so it is left out of the tool list`,
+      );
+      return "answered";
+    }
+    const built = callHeaders(scan.headers, call.arguments, mirror.knownSecret);
+    if ("refused" in built) {
+      const header = `${PARAM_HEADER_PREFIX}${built.refused.name}`;
+      this.report({ event: "header_refused", tool: call.name as string, header });
+      this.refuseCall(
+        id,
+        `mcp-lint: the proxy did not send this call: the server asks for argument ${JSON.stringify(neutralize(built.refused.argument.join(".")))} of tool ${tool} ` +
+          `in the HTTP header ${neutralize(header)}, which every proxy and log on the way sees, and its value has the form of a credential (a token or key); ` +
+          "give the server that credential another way (its own configuration), not as an argument",
+      );
+      return "answered";
+    }
+    if (Object.keys(built.headers).length === 0) return options;
+    return { ...options, headers: { ...options?.headers, ...built.headers } };
+  }
+
+  /** Answer a call the link did not send with a tool error the model reads. */
+  private refuseCall(id: RequestId, text: string): void {
+    const answer: JSONRPCMessage = { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } };
+    queueMicrotask(() => this.onmessage?.(answer));
+  }
+
+  /** A `tools/list` page with each tool's declarations remembered, and the tools whose declarations are invalid left out (the revision: a client MUST). */
+  private listed(result: JsonObject): JsonObject {
+    if (!Array.isArray(result.tools)) return result;
+    const kept = result.tools.filter((tool: unknown) => {
+      if (!isJsonObject(tool) || typeof tool.name !== "string") return true;
+      const scan = scanParamHeaders(tool.inputSchema);
+      this.declared.set(tool.name, scan);
+      if (scan.valid) return true;
+      const key = JSON.stringify([tool.name, scan.why, scan.header]);
+      if (!this.excludedReported.has(key)) {
+        this.excludedReported.add(key);
+        this.report({ event: "tool_excluded", tool: tool.name, why: scan.why, header: scan.header });
+      }
+      return false;
+    });
+    return kept.length === result.tools.length ? result : { ...result, tools: kept };
   }
 
   private fromServer(message: JSONRPCMessage): void {
@@ -270,9 +360,11 @@ export class EraLink implements Transport {
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       // The subscription's own answer comes when it ends; nothing waits for it.
       if (message.id === this.listenId) return;
+      const listing = message.id !== undefined && this.listing.delete(message.id);
       if (isJSONRPCResultResponse(message)) {
         const legacy = legacyResult(message.result as JsonObject);
-        this.onmessage?.("result" in legacy ? { ...message, result: legacy.result } : { jsonrpc: "2.0", id: message.id, error: legacy.error });
+        if ("result" in legacy) this.onmessage?.({ ...message, result: listing ? this.listed(legacy.result) : legacy.result });
+        else this.onmessage?.({ jsonrpc: "2.0", id: message.id, error: legacy.error });
         return;
       }
       this.onmessage?.(message);

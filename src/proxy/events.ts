@@ -2,6 +2,7 @@
 
 import { neutralize } from "../text/neutralize.js";
 import type { Subject } from "./guard.js";
+import type { InvalidDeclaration } from "./param-headers.js";
 
 /** How one pinned section of prompts, resources or templates was served. */
 export interface EntryCounts {
@@ -69,7 +70,11 @@ export type ProxyEvent =
   /** The client opened with `server/discover`: the proxy speaks this revision to it. */
   | { event: "client_era"; era: string }
   /** A request from the server that a client of the 2026-07-28 revision cannot be asked: refused. */
-  | { event: "server_request_refused"; method: string };
+  | { event: "server_request_refused"; method: string }
+  /** A tool of a 2026-07-28 server over HTTP whose x-mcp-header declarations are invalid: left out of the list, and its calls refused. */
+  | { event: "tool_excluded"; tool: string; why: InvalidDeclaration; header: string | null }
+  /** A call not sent: the value for a Mcp-Param header (`header`, the whole name) has the form of a credential. */
+  | { event: "header_refused"; tool: string; header: string };
 
 /** Why a response was not passed on. */
 export type DropReason = "not_requested" | "already_answered" | "cancelled" | "not_waiting";
@@ -169,8 +174,25 @@ export function eventLine(event: ProxyEvent, review: string): string {
       const why = event.why === "not_subscribed" ? "it came from no subscription" : "it came from a subscription the proxy did not open";
       return `mcp-lint proxy: dropped a ${JSON.stringify(neutralize(event.method).slice(0, ID_CHARS))} notification from the server: ${why}`;
     }
+    case "tool_excluded": {
+      const header = event.header === null ? "its x-mcp-header" : `its x-mcp-header ${JSON.stringify(neutralize(event.header).slice(0, ID_CHARS))}`;
+      return `mcp-lint proxy: left tool ${tool(event.tool)} out of the list: ${header} ${EXCLUDED_WHY[event.why]}; calls to it are refused`;
+    }
+    case "header_refused":
+      return (
+        `mcp-lint proxy: refused a call to tool ${tool(event.tool)}: the value for its header ${neutralize(event.header).slice(0, ID_CHARS)} has the form ` +
+        "of a credential (a token or key), and a header is seen by every proxy and log on the way; the call was not sent"
+      );
   }
 }
+
+/** Why a tool's x-mcp-header declarations are invalid, after "its x-mcp-header". */
+const EXCLUDED_WHY: Record<InvalidDeclaration, string> = {
+  unreachable: "is not on a parameter reached from the root through properties alone",
+  not_token: "is not a header name (a non-empty RFC 9110 token)",
+  not_primitive: "is on a parameter that is not a string, integer or boolean",
+  duplicate: "repeats another declaration's name (letter case aside)",
+};
 
 /** What the removed classes are called, singular (an `s` is added for more than one). */
 const REMOVED_WORDS: Record<Removed["kind"], string> = {
@@ -219,6 +241,7 @@ export function auditLine(event: ProxyEvent, time: Date, lock: string | null, re
   if ("method" in event) record.method = neutralize(event.method);
   if ("what" in event) record.what = event.what.map((what) => neutralize(what));
   if ("template" in event && event.template !== undefined) record.template = neutralize(event.template);
+  if ("header" in event && event.header !== null) record.header = neutralize(event.header);
   if ("text" in event) record.text = neutralize(event.text);
   if ("findings" in event) record.findings = event.findings.map((finding) => neutralize(finding));
   if (event.event === "another_server") {

@@ -1,19 +1,45 @@
 /**
- * The proxy's transport toward a remote server: the SDK's Streamable HTTP transport, falling back to
- * its SSE transport the way `lock --url` does, with messages sent in order, one at a time.
+ * The proxy's transport toward a remote server: the SDK v2 client's Streamable HTTP transport (which
+ * speaks both protocol eras), falling back to its SSE transport the way `lock --url` does, with
+ * messages sent in order, one at a time.
  */
 
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isInitializedNotification, isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type FetchLike,
+  type JSONRPCMessage as HttpMessage,
+  type Transport as HttpTransport,
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { isInitializedNotification, isJSONRPCErrorResponse, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Login } from "../connect/oauth/login.js";
 import type { HttpTarget } from "../connect/target.js";
+import type { HeaderSendOptions } from "./era-link.js";
 
 /** Longest a send holds the next one back (a server in JSON mode answers a POST only when its result is ready). */
 const ORDER_HOLD_MS = 1000;
 /** Longest the link waits for the standalone GET stream to open after `initialized`. */
 const STANDALONE_WAIT_MS = 2000;
+
+/**
+ * The server's JSON-RPC error answer to request `id`, carried by an HTTP 400 (how a 2026-07-28 server
+ * refuses a 2025 `initialize`), or null. The SDK delivers such an answer itself only for a request
+ * of the new revision.
+ */
+function refusalIn(error: unknown, id: RequestId): JSONRPCMessage | null {
+  if (!(error instanceof SdkHttpError) || error.status !== 400) return null;
+  const text = (error.data as { text?: unknown } | undefined)?.text;
+  if (typeof text !== "string") return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return isJSONRPCErrorResponse(body) && body.id === id ? body : null;
+}
 
 /** Resolves after `ms`, without keeping the process alive. */
 function pause(ms: number): Promise<void> {
@@ -23,7 +49,9 @@ function pause(ms: number): Promise<void> {
 /**
  * One link to a remote server. The client's initialize goes out over Streamable HTTP; a server
  * that answers that POST with 404 or 405 speaks only the older HTTP+SSE transport, so the link
- * switches to SSE and sends the same initialize again. Redirects stay within the origin.
+ * switches to SSE and sends the same initialize again; one that answers it with a JSON-RPC error
+ * in an HTTP 400 refused it, and that answer is passed on as the server's. Redirects stay within
+ * the origin. Per-request headers in the send options (`Mcp-Param-*`) go on that request's POST.
  */
 export class HttpLink implements Transport {
   onclose?: () => void;
@@ -31,8 +59,10 @@ export class HttpLink implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Which transport is in use, for messages. */
   kind: "streamable-http" | "sse" = "streamable-http";
-  private current: Transport;
+  private current: HttpTransport;
   private switched = false;
+  /** The id of the client's initialize, once sent: a refusal of it is an answer, not a transport error. */
+  private helloId: RequestId | null = null;
   private readonly requestInit: RequestInit;
   private readonly fetchImpl: FetchLike;
   /** Where the next send starts: after the previous one was accepted (or held it back long enough). */
@@ -68,9 +98,13 @@ export class HttpLink implements Transport {
     );
   }
 
-  private wire(transport: Transport): Transport {
-    transport.onmessage = (message) => this.onmessage?.(message);
-    transport.onerror = (error) => this.onerror?.(error);
+  private wire(transport: HttpTransport): HttpTransport {
+    transport.onmessage = (message) => this.onmessage?.(message as JSONRPCMessage);
+    transport.onerror = (error) => {
+      // The transport reports a failed POST before throwing it; a refused initialize is delivered as an answer instead.
+      if (this.helloId !== null && refusalIn(error, this.helloId) !== null) return;
+      this.onerror?.(error);
+    };
     transport.onclose = () => {
       if (transport === this.current) this.onclose?.();
     };
@@ -87,7 +121,7 @@ export class HttpLink implements Transport {
    * call posted before `initialized`, or a server request (sampling, elicitation) sent on a stream that
    * is not open yet and so lost. A slow send holds the next one back for ORDER_HOLD_MS at most.
    */
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: HeaderSendOptions): Promise<void> {
     const initialized = isInitializedNotification(message);
     const sent = this.order.then(() => {
       // Any GET seen from here on is the one the transport opens for this `initialized`.
@@ -110,16 +144,18 @@ export class HttpLink implements Transport {
     await this.lastGet;
   }
 
-  private async sendNow(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  private async sendNow(message: JSONRPCMessage, options?: HeaderSendOptions): Promise<void> {
+    const hello = isJSONRPCRequest(message) && message.method === "initialize";
+    if (hello) this.helloId = message.id;
     try {
       await this.sendLoggedIn(message, options);
     } catch (error) {
-      const fallback =
-        !this.switched &&
-        isJSONRPCRequest(message) &&
-        message.method === "initialize" &&
-        error instanceof StreamableHTTPError &&
-        (error.code === 404 || error.code === 405);
+      const refusal = hello ? refusalIn(error, message.id) : null;
+      if (refusal !== null) {
+        this.onmessage?.(refusal);
+        return;
+      }
+      const fallback = !this.switched && hello && error instanceof SdkHttpError && (error.status === 404 || error.status === 405);
       if (!fallback) throw error;
       this.switched = true;
       const old = this.current;
@@ -143,10 +179,10 @@ export class HttpLink implements Transport {
    * asking for more scopes), finish it in the browser and send again. Login.code stops after
    * MAX_LOGINS logins.
    */
-  private async sendLoggedIn(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  private async sendLoggedIn(message: JSONRPCMessage, options?: HeaderSendOptions): Promise<void> {
     for (;;) {
       try {
-        await this.current.send(message, options);
+        await this.current.send(message as HttpMessage, options);
         return;
       } catch (error) {
         const login = this.login;

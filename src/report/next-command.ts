@@ -6,6 +6,8 @@
  * and the GitHub Action from their own `lock --check` arguments. Pure.
  */
 
+import { TOKEN_SHAPE } from "../text/redact.js";
+
 /** `lock` flags that take a value and mean the same when writing the lock. */
 const KEPT_WITH_VALUE: ReadonlySet<string> = new Set([
   "--lock",
@@ -72,8 +74,6 @@ function shownUrl(value: string): { text: string; hidden: boolean } {
 
 /** A flag whose value is a credential by its name (`--api-key`, `--token`, `--password`, ...). */
 const SECRET_FLAG = /^-{1,2}[\w-]*(token|key|secret|passw(or)?d|pass|auth|credential|bearer|cookie)[\w-]*$/i;
-/** Shapes of well-known tokens (GitHub, GitLab, Slack, OpenAI/Anthropic-style, AWS, JWT) wherever they stand. */
-const TOKEN_SHAPE = /^(gh[pousr]_\w{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[abprs]-[\w-]{10,}|sk-[\w-]{16,}|AKIA[0-9A-Z]{16}|eyJ[\w-]+\.[\w-]+\.[\w-]+)$/;
 
 /**
  * The server command as the next command shows it: a credential given on the command line (the

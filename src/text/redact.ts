@@ -34,6 +34,23 @@ export interface LineRedaction {
   flush(): string[];
 }
 
+/** The forms of well-known tokens: GitHub, GitLab, Slack, OpenAI/Anthropic-style keys, AWS access keys, JWTs. */
+const TOKEN_FORMS = String.raw`gh[pousr]_\w{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[abprs]-[\w-]{10,}|sk-[\w-]{16,}|AKIA[0-9A-Z]{16}|eyJ[\w-]+\.[\w-]+\.[\w-]+`;
+
+/** A whole word shaped like a well-known token. */
+export const TOKEN_SHAPE = new RegExp(`^(?:${TOKEN_FORMS})$`);
+
+// Not inside a longer word ("task-..." holds no `sk-` key); starting only after a word ends keeps the search linear.
+const TOKEN_INSIDE = new RegExp(String.raw`(?<![\w-])(?:${TOKEN_FORMS})(?![\w-])`);
+
+/**
+ * Whether text holds a well-known token anywhere (`Bearer ghp_...`, `?key=sk-...`). By its form
+ * alone, never by length or randomness: near certain, for places that refuse rather than redact.
+ */
+export function holdsTokenShape(text: string): boolean {
+  return TOKEN_INSIDE.test(text);
+}
+
 /**
  * A passed setting shorter than this is not taken for a secret: real tokens, keys and passwords are
  * longer, and redacting "info" or "git" everywhere rewrote descriptions ("Shows [redacted]rmation")

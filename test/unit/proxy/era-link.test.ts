@@ -13,7 +13,7 @@ import {
   routeNotification,
   withEnvelope,
 } from "../../../src/proxy/era-link.js";
-import { eventLine } from "../../../src/proxy/events.js";
+import { auditLine, eventLine } from "../../../src/proxy/events.js";
 
 const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId";
@@ -235,5 +235,127 @@ describe("a server that refuses initialize and then never answers server/discove
     await settle();
     expect(delivered).toHaveLength(1);
     await link.close();
+  });
+});
+
+describe("Mcp-Param headers toward a 2026-07-28 server over Streamable HTTP", () => {
+  const SEARCH = {
+    name: "search",
+    inputSchema: { type: "object", properties: { query: { type: "string" }, region: { type: "string", "x-mcp-header": "Region" } } },
+  };
+  const BAD = { name: "bad", inputSchema: { type: "object", properties: { key: { type: "string", "x-mcp-header": "a b" } } } };
+  const HOSTILE = { name: "hostile\u001b[2J", inputSchema: { type: "object", properties: { q: { type: "string", "x-mcp-header": "X\u001b]0;pwned\u0007" } } } };
+  const SECRET = "ghp_0123456789abcdefghijKLMNOPQRSTuvwx";
+
+  /** A modern server listing these tools, on a link that mirrors headers (or not); the send options the link gave each message. */
+  async function mirrored(tools: unknown[], mirror: boolean) {
+    const [near, far] = InMemoryTransport.createLinkedPair();
+    const options: { method: string; headers: unknown }[] = [];
+    const send = near.send.bind(near);
+    near.send = (message, sendOptions) => {
+      if ("method" in message) options.push({ method: message.method, headers: (sendOptions as { headers?: unknown } | undefined)?.headers });
+      return send(message, sendOptions);
+    };
+    const seen: JSONRPCMessage[] = [];
+    far.onmessage = (message) => {
+      seen.push(message);
+      if (!("method" in message && "id" in message)) return;
+      const reply =
+        message.method === "tools/list"
+          ? { jsonrpc: "2.0" as const, id: message.id, result: { tools, resultType: "complete" } }
+          : modernServer(message as Parameters<Answer>[0]);
+      if (reply !== null) void far.send(reply);
+    };
+    await far.start();
+    const events: EraEvent[] = [];
+    const link = new EraLink(near, (event) => events.push(event), undefined, mirror ? { knownSecret: (text) => text.includes("hunter2-passphrase") } : null);
+    const delivered: JSONRPCMessage[] = [];
+    link.onmessage = (message) => delivered.push(message);
+    await link.start();
+    await link.send(INITIALIZE);
+    await settle();
+    await settle();
+    return { link, seen, delivered, events, options };
+  }
+
+  const answerTo = (delivered: JSONRPCMessage[], id: number) =>
+    delivered.find((message) => "id" in message && message.id === id) as { result: Record<string, unknown> };
+  const called = (seen: JSONRPCMessage[]) => seen.filter((message) => "method" in message && message.method === "tools/call");
+
+  it("copies a declared argument into its header, and leaves out (once reported) a tool whose declarations are invalid", async () => {
+    const { link, seen, delivered, events, options } = await mirrored([SEARCH, BAD], true);
+    await link.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    await link.send({ jsonrpc: "2.0", id: 3, method: "tools/list", params: {} });
+    await settle();
+    expect((answerTo(delivered, 2).result.tools as { name: string }[]).map((tool) => tool.name)).toEqual(["search"]);
+    expect((answerTo(delivered, 3).result.tools as { name: string }[]).map((tool) => tool.name)).toEqual(["search"]);
+    expect(events.filter((event) => event.event === "tool_excluded")).toEqual([{ event: "tool_excluded", tool: "bad", why: "not_token", header: "a b" }]);
+
+    await link.send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "search", arguments: { query: "maps", region: "Zürich" } } });
+    await link.send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "search", arguments: { query: "maps" } } });
+    await settle();
+    expect(options.filter((sent) => sent.method === "tools/call").map((sent) => sent.headers)).toEqual([
+      { "Mcp-Param-Region": `=?base64?${Buffer.from("Zürich").toString("base64")}?=` },
+      undefined,
+    ]);
+    expect(called(seen)).toHaveLength(2);
+
+    // The left-out tool is not callable through the link either.
+    await link.send({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "bad", arguments: { key: "k" } } });
+    await settle();
+    expect(called(seen)).toHaveLength(2);
+    expect(answerTo(delivered, 6).result.isError).toBe(true);
+    expect(JSON.stringify(answerTo(delivered, 6))).toContain("left out of the tool list");
+  });
+
+  it.each([
+    ["a well-known token form", `token ${SECRET}`],
+    ["a secret the run was given", "my hunter2-passphrase here"],
+  ])("refuses a call whose header value holds %s: never sent, a tool error that does not repeat it, one report", async (_name, value) => {
+    const { link, seen, delivered, events } = await mirrored([SEARCH], true);
+    await link.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    await settle();
+    await link.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search", arguments: { query: "q", region: value } } });
+    await settle();
+    expect(called(seen)).toEqual([]);
+    const answer = answerTo(delivered, 3);
+    expect(answer.result.isError).toBe(true);
+    const text = JSON.stringify(answer);
+    expect(text).toContain("Mcp-Param-Region");
+    expect(text).toContain("form of a credential");
+    expect(text).not.toContain(value);
+    expect(text).not.toContain("hunter2");
+    expect(events.at(-1)).toEqual({ event: "header_refused", tool: "search", header: "Mcp-Param-Region" });
+    expect(eventLine(events.at(-1) as EraEvent, "review")).not.toContain("hunter2");
+  });
+
+  it("over stdio (no mirror) passes the list whole and adds no headers", async () => {
+    const { link, seen, delivered, options } = await mirrored([SEARCH, BAD], false);
+    await link.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    await link.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "bad", arguments: { key: SECRET } } });
+    await settle();
+    expect((answerTo(delivered, 2).result.tools as unknown[]).length).toBe(2);
+    expect(called(seen)).toHaveLength(1);
+    expect(options.every((sent) => sent.headers === undefined)).toBe(true);
+  });
+
+  it("reports a hostile tool and header name inert", async () => {
+    const { link, events } = await mirrored([HOSTILE], true);
+    await link.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    await settle();
+    const excluded = events.find((event) => event.event === "tool_excluded") as EraEvent;
+    expect(excluded).toMatchObject({ why: "not_token" });
+    const line = eventLine(excluded, "review");
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(line).toContain("is not a header name");
+    expect(auditLine(excluded, new Date(0), null)).not.toMatch(/\\u001b|\u001b/);
+  });
+
+  it("says the revision in the transport's protocol version header once the server speaks it", async () => {
+    const versions: string[] = [];
+    const { link } = await mirrored([SEARCH], true);
+    (link as unknown as { inner: { setProtocolVersion: (version: string) => void } }).inner.setProtocolVersion = (version) => versions.push(version);
+    link.setProtocolVersion("2025-06-18");
+    expect(versions).toEqual(["2026-07-28"]);
   });
 });
