@@ -50,9 +50,9 @@ export async function openHttpSession(target: HttpTarget & Target, options: Conn
       } catch (error) {
         // A login was started (a 401, or a 403 asking for more scopes): finish it, then connect again.
         if (login === null || !login.pending || attempt.transport === null) throw error;
-        const code = await login.code();
+        const { code, iss } = await login.code();
         try {
-          await attempt.transport.finishAuth(code);
+          await attempt.transport.finishAuth(code, iss);
         } catch (finishError) {
           throw new ConnectionError(`could not log in to ${describeTarget(target)}: ${loginFailure(finishError, options)}`);
         }
@@ -74,7 +74,8 @@ function loginOnSend(transport: StreamableHTTPClientTransport | SSEClientTranspo
         return await send(message, options);
       } catch (error) {
         if (!login.pending) throw error;
-        await transport.finishAuth(await login.code());
+        const { code, iss } = await login.code();
+        await transport.finishAuth(code, iss);
       }
     }
   };
@@ -82,7 +83,7 @@ function loginOnSend(transport: StreamableHTTPClientTransport | SSEClientTranspo
 
 /** The transport of one connection attempt, kept so that a login it started can be finished on it. */
 interface Attempt {
-  transport: { finishAuth(code: string): Promise<void> } | null;
+  transport: { finishAuth(code: string, iss?: string): Promise<void> } | null;
 }
 
 async function startLogin(target: HttpTarget & Target, options: ConnectOptions): Promise<Login | null> {

@@ -187,8 +187,9 @@ export class HttpLink implements Transport {
       } catch (error) {
         const login = this.login;
         if (login === null || !login.pending) throw error;
-        const code = await login.code();
-        await (this.current as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+        // The issuer from the redirect goes along, so the transport can check it came from the server it asked (RFC 9207).
+        const { code, iss } = await login.code();
+        await (this.current as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code, iss);
       }
     }
   }

@@ -167,6 +167,7 @@ class BrowserLoginProvider implements OAuthClientProvider {
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     this.context.redactor.learn(secretsOf(tokens));
     this.login.tokens = tokens;
+    this.rediscover = true;
     if (typeof tokens.expires_in === "number" && Number.isFinite(tokens.expires_in)) this.login.expiresAt = Date.now() + tokens.expires_in * 1000;
     else delete this.login.expiresAt;
     await this.persist();
@@ -207,8 +208,19 @@ class BrowserLoginProvider implements OAuthClientProvider {
     await this.persist();
   }
 
+  /**
+   * Set when a token arrives: a flow after that means the server refused a token this run got, so
+   * its metadata may name another authorization server now (SEP-2352), and discovery runs again.
+   */
+  private rediscover = false;
+
   discoveryState(): OAuthDiscoveryState | undefined {
-    // The SDK asks for this first whenever it starts the flow.
+    // The SDK asks for this first whenever it starts the flow (and again on its callback leg,
+    // which must see the state its start saved).
+    if (this.rediscover) {
+      this.rediscover = false;
+      return undefined;
+    }
     const stored = this.login.discovery;
     this.discovered ??= stored?.authorizationServerMetadata !== undefined || stored?.resourceMetadata !== undefined ? "metadata" : "none";
     return stored;
@@ -332,10 +344,10 @@ export class Login {
 
   /**
    * Show the pending login's page (in the browser, else as a line to open by hand), wait for its
-   * redirect, and give the authorization code. Throws a one-line ConnectionError when the user
+   * redirect, and give the authorization code with the `iss` the redirect carried. Throws a one-line ConnectionError when the user
    * does not finish in time, the server refuses, or the run has started too many logins.
    */
-  async code(): Promise<string> {
+  async code(): Promise<{ code: string; iss?: string }> {
     const browser = this.browser;
     const page = browser?.pendingPage;
     if (browser === null || page == null) throw new ConnectionError(`${this.where} asked for a login, but none was started`);
@@ -360,7 +372,7 @@ export class Login {
       throw new ConnectionError(`the authorization server refused the login to ${this.where} (${neutralize(callback.error).slice(0, 60)}${detail})`);
     }
     this.context.redactor.learn([callback.code]);
-    return callback.code;
+    return callback;
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * The one-shot redirect target of a login (RFC 8252 section 7.3): an HTTP listener on 127.0.0.1
  * that takes the first request to /callback carrying the expected `state`, answers it with a short
- * page, and gives its `code`. Requests without the state are answered 400 and ignored, so a page
- * that guesses the port cannot end the login with a code of its own.
+ * page, and gives its `code` (with the `iss` the server named, RFC 9207). Requests without the state
+ * are answered 400 and ignored, so a page that guesses the port cannot end the login with a code of its own.
  */
 
 import { once } from "node:events";
@@ -12,8 +12,8 @@ import type { AddressInfo } from "node:net";
 const CALLBACK_PATH = "/callback";
 const PAGE = (text: string) => `<!doctype html><meta charset="utf-8"><title>mcp-lint</title><p style="font-family:sans-serif">${text}</p>\n`;
 
-/** What the authorization server sent back: a code, or the error it named. */
-export type Callback = { code: string } | { error: string; description: string };
+/** What the authorization server sent back: a code (and the issuer it named, for the SDK to check), or the error it named. */
+export type Callback = { code: string; iss?: string } | { error: string; description: string };
 
 export class LoopbackRedirect {
   private server: Server | null = null;
@@ -92,7 +92,9 @@ export class LoopbackRedirect {
     const error = url.searchParams.get("error");
     let result: Callback;
     if (code !== null && code !== "") {
-      result = { code };
+      // The issuer goes to the SDK, which rejects a code from another authorization server (RFC 9207).
+      const iss = url.searchParams.get("iss");
+      result = iss === null ? { code } : { code, iss };
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE("Logged in. You can close this tab and go back to mcp-lint."));
     } else {
       result = { error: error ?? "no code", description: url.searchParams.get("error_description") ?? "" };

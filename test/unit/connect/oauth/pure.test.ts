@@ -124,6 +124,26 @@ describe("the loopback redirect", () => {
     }
   });
 
+  // Regression: the login dropped the redirect's iss, so the SDK refused every login to an
+  // authorization server that advertises it (RFC 9207), and could not catch a mixed-up one.
+  it("gives the iss of the redirect with its code, verbatim, and none when the redirect has none", async () => {
+    const redirect = new LoopbackRedirect();
+    await redirect.listen();
+    try {
+      redirect.expect("s1");
+      const waiting = redirect.wait(5000);
+      const iss = "https://Evil.example.com:443/\u001b[31m";
+      await fetch(`${redirect.redirectUri}?code=c1&state=s1&iss=${encodeURIComponent(iss)}`);
+      expect(await waiting).toEqual({ code: "c1", iss });
+      redirect.expect("s2");
+      const plain = redirect.wait(5000);
+      await fetch(`${redirect.redirectUri}?code=c2&state=s2`);
+      expect(Object.keys((await plain) ?? {})).toEqual(["code"]);
+    } finally {
+      await redirect.close();
+    }
+  });
+
   it("gives the authorization server's error, and null when nobody comes in time", async () => {
     const redirect = new LoopbackRedirect();
     await redirect.listen();
