@@ -22,7 +22,7 @@ import { readJsonFile, readTextIfExists } from "../lock/io.js";
 import { auditLine, eventLine, type ProxyEvent } from "../proxy/events.js";
 import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/fixes/index.js";
 import { ClientEraLink } from "../proxy/client-era.js";
-import { DISCOVER_TIMEOUT_MS, EraLink } from "../proxy/era-link.js";
+import { EraLink } from "../proxy/era-link.js";
 import { HttpLink } from "../proxy/http-link.js";
 import { pinnedSections } from "../proxy/guard.js";
 import { selectLock } from "../proxy/lock-select.js";
@@ -173,7 +173,7 @@ async function serve(
     // A server that refuses the client's initialize may speak MCP 2026-07-28, as over stdio; over HTTP the
     // link also copies declared arguments into Mcp-Param headers, refusing a call whose value there is a
     // credential: a well-known token form, or a secret this run holds (a --header-env value, the login's token).
-    server = new EraLink(link, report, DISCOVER_TIMEOUT_MS, { knownSecret: (text) => redactor.text(text) !== text });
+    server = new EraLink(link, report, { mirror: { knownSecret: (text) => redactor.text(text) !== text }, discoverFirst: true });
     kind = () => httpLink.kind;
   }
 

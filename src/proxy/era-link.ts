@@ -203,14 +203,33 @@ export class EraLink implements Transport {
   /** Tools reported as left out, so a list read again (the guard's, the client's) reports nothing twice. */
   private readonly excludedReported = new Set<string>();
 
+  private readonly discoverTimeoutMs: number;
+  private readonly mirror: ParamMirror | null;
+  private readonly discoverFirst: boolean;
+  /** Settles when the `server/discover` probe has an outcome (discover-first: the held initialize waits for it). */
+  private probed: Promise<void> | null = null;
+  private probeDone: () => void = () => undefined;
+
   constructor(
     private readonly inner: Transport,
     private readonly report: (event: EraEvent) => void,
-    /** How long a server that refused initialize may take to answer `server/discover` before its refusal is passed on. */
-    private readonly discoverTimeoutMs = DISCOVER_TIMEOUT_MS,
-    /** Over Streamable HTTP: how `x-mcp-header` arguments go into headers (no headers elsewhere). */
-    private readonly mirror: ParamMirror | null = null,
-  ) {}
+    options: {
+      /** How long a server may take to answer `server/discover` before it is taken for a legacy one. */
+      discoverTimeoutMs?: number | undefined;
+      /** Over Streamable HTTP: how `x-mcp-header` arguments go into headers (no headers elsewhere). */
+      mirror?: ParamMirror | null;
+      /**
+       * Ask `server/discover` before the client's initialize goes out, as the revision asks a client
+       * to (over HTTP, where a legacy server only answers the probe with an error). Over stdio the
+       * initialize goes first: some legacy servers exit at any request before it.
+       */
+      discoverFirst?: boolean;
+    } = {},
+  ) {
+    this.discoverTimeoutMs = options.discoverTimeoutMs ?? DISCOVER_TIMEOUT_MS;
+    this.mirror = options.mirror ?? null;
+    this.discoverFirst = options.discoverFirst ?? false;
+  }
 
   /** The era the server speaks, once known. */
   get serverEra(): "unknown" | "legacy" | "modern" {
@@ -239,6 +258,12 @@ export class EraLink implements Transport {
       if (this.era === "unknown" && this.hello === null && isJSONRPCRequest(message) && message.method === "initialize") {
         const params = isJsonObject(message.params) ? message.params : {};
         this.hello = { id: message.id, message, protocolVersion: params.protocolVersion, clientInfo: params.clientInfo };
+        if (this.discoverFirst) {
+          // The initialize goes out only to a server that did not answer the probe in the revision.
+          this.discover();
+          await this.probed;
+          if (this.serverEra === "modern") return;
+        }
       }
       await this.inner.send(message, options);
       return;
@@ -382,6 +407,9 @@ export class EraLink implements Transport {
   }
 
   private discover(): void {
+    this.probed = new Promise((done) => {
+      this.probeDone = done;
+    });
     this.discoverId = `${this.prefix}discover`;
     const request = withEnvelope({ jsonrpc: "2.0" as const, id: this.discoverId, method: "server/discover", params: {} }, this.envelope());
     this.inner.send(request).catch(() => this.giveUp());
@@ -407,6 +435,7 @@ export class EraLink implements Transport {
     }
     this.era = "modern";
     this.refused = null;
+    this.probeDone();
     this.report({ event: "server_era", era: MODERN_REVISION });
     const result = initializeFromDiscover(message.result, hello.protocolVersion);
     this.onmessage?.({ jsonrpc: "2.0", id: hello.id, result });
@@ -416,6 +445,7 @@ export class EraLink implements Transport {
   private giveUp(): void {
     this.stopDiscoverTimer();
     this.era = "legacy";
+    this.probeDone();
     const refused = this.refused;
     this.refused = null;
     if (refused !== null) this.onmessage?.(refused);

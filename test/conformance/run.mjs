@@ -227,6 +227,7 @@ const rows = buildRows().filter((row) => only === null || only.has(row.scenario)
 if (rows.length === 0) fail(`no scenario named ${[...(only ?? [])].join(", ")}`);
 
 const work = mkdtempSync(join(tmpdir(), "mcp-lint-conformance-runs-"));
+if (process.env.KEEP) console.error(work);
 /** Server scenarios are not run: the cells say why. */
 const SERVER_CELLS = {
   direct: { result: "n.a.", kind: "not offered", why: "server scenario: mcp-lint is a client, not a server under test" },
@@ -254,7 +255,7 @@ const tasks = rows.flatMap((row, index) =>
 try {
   await pool(tasks, jobs);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
 }
 
 /** A cell as the table shows it: the result, and for anything but a pass the reason (the expected one when known). */

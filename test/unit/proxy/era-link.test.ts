@@ -38,7 +38,7 @@ const DISCOVERED = {
 type Answer = (message: JSONRPCMessage & { method: string; id: string | number; params?: Record<string, unknown> }) => JSONRPCMessage | null;
 
 /** A link over an in-memory pair whose server end answers each request with `answer`; what it saw and what the link delivered. */
-async function linked(answer: Answer, discoverTimeoutMs?: number) {
+async function linked(answer: Answer, discoverTimeoutMs?: number, discoverFirst = false) {
   const [near, far] = InMemoryTransport.createLinkedPair();
   const seen: JSONRPCMessage[] = [];
   far.onmessage = (message) => {
@@ -50,7 +50,7 @@ async function linked(answer: Answer, discoverTimeoutMs?: number) {
   };
   await far.start();
   const events: EraEvent[] = [];
-  const link = new EraLink(near, (event) => events.push(event), discoverTimeoutMs);
+  const link = new EraLink(near, (event) => events.push(event), { discoverTimeoutMs, discoverFirst });
   const delivered: JSONRPCMessage[] = [];
   link.onmessage = (message) => delivered.push(message);
   await link.start();
@@ -68,6 +68,49 @@ const modernServer: Answer = (message) => {
 };
 
 describe("EraLink", () => {
+  describe("discover-first (over HTTP, as the revision asks a client)", () => {
+    const methods = (seen: JSONRPCMessage[]) => seen.map((message) => ("method" in message ? message.method : null));
+
+    it("never sends a 2026-07-28 server the client's initialize", async () => {
+      const { link, seen, delivered } = await linked(modernServer, undefined, true);
+      await link.send(INITIALIZE);
+      await settle();
+      expect(methods(seen)).toEqual(["server/discover", "subscriptions/listen"]);
+      expect(delivered[0]).toMatchObject({ id: 1, result: { serverInfo: { name: "modern", version: "2.0.0" } } });
+      expect(link.serverEra).toBe("modern");
+    });
+
+    it("sends the initialize, once, to a server that answers the probe with an error, and passes its answer as it is", async () => {
+      const result = { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } };
+      const { link, seen, delivered } = await linked(
+        (message) =>
+          message.method === "initialize"
+            ? { jsonrpc: "2.0", id: message.id, result }
+            : { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } },
+        undefined,
+        true,
+      );
+      await link.send(INITIALIZE);
+      await settle();
+      expect(methods(seen)).toEqual(["server/discover", "initialize"]);
+      expect(delivered).toEqual([{ jsonrpc: "2.0", id: 1, result }]);
+      expect(link.serverEra).toBe("legacy");
+    });
+
+    it("sends the initialize to a server that never answers the probe, after the bound", async () => {
+      const result = { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "mute", version: "1" } };
+      const { link, seen, delivered } = await linked(
+        (message) => (message.method === "initialize" ? { jsonrpc: "2.0", id: message.id, result } : null),
+        20,
+        true,
+      );
+      await link.send(INITIALIZE);
+      await settle();
+      expect(methods(seen)).toEqual(["server/discover", "initialize"]);
+      expect(delivered).toEqual([{ jsonrpc: "2.0", id: 1, result }]);
+    });
+  });
+
   it("passes a legacy server's initialize answer as it is and never asks server/discover", async () => {
     const result = { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } };
     const { link, seen, delivered } = await linked((message) => ({ jsonrpc: "2.0", id: message.id, result }));
@@ -268,7 +311,7 @@ describe("Mcp-Param headers toward a 2026-07-28 server over Streamable HTTP", ()
     };
     await far.start();
     const events: EraEvent[] = [];
-    const link = new EraLink(near, (event) => events.push(event), undefined, mirror ? { knownSecret: (text) => text.includes("hunter2-passphrase") } : null);
+    const link = new EraLink(near, (event) => events.push(event), { mirror: mirror ? { knownSecret: (text) => text.includes("hunter2-passphrase") } : null });
     const delivered: JSONRPCMessage[] = [];
     link.onmessage = (message) => delivered.push(message);
     await link.start();
