@@ -199,7 +199,10 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
       snapshot = target.secrets.length === 0 && expanded.length === 0 && !redactor.active ? raw : probeModules.redact.redactSnapshot(raw, redactor);
       // The gate reads the definitions exactly as served; the report shows the redacted copy. A server
       // that changes its list mid-run has its remaining probes judged again against the new one.
-      const gate = { fixtures, env: process.env, errorProbes: probeFlags.errorProbes };
+      // On 2026-07-28 over HTTP a call mirrors its x-mcp-header arguments into Mcp-Param-* headers, as the proxy's do.
+      const paramHeaders =
+        session.client.getProtocolEra() === "modern" && raw.transport !== "stdio" ? { knownSecret: (text: string) => redactor.text(text) !== text } : null;
+      const gate = { fixtures, env: process.env, errorProbes: probeFlags.errorProbes, paramHeaders };
       const plan = probeModules.gate.planProbes({ ...gate, tools: raw.tools });
       probes = await probeModules.runner.runProbes(plan, probeModules.runner.sdkProbeLink(session), {
         timeoutMs: probeFlags.probeTimeoutMs,

@@ -21,8 +21,12 @@ export type CallOutcome =
 
 /** What the runner needs from a session; the CLI binds it to the SDK client, tests to a fake. */
 export interface ProbeLink {
-  /** Call a tool; a call still unanswered after `timeoutMs` is cancelled and reported as a timeout. */
-  call(name: string, args: JsonObject, timeoutMs: number): Promise<CallOutcome>;
+  /**
+   * Call a tool with the `Mcp-Param-*` headers the gate built (empty but on a 2026-07-28 session over
+   * HTTP; last, so a link written before them still fits); a call still unanswered after `timeoutMs`
+   * is cancelled and reported as a timeout.
+   */
+  call(name: string, args: JsonObject, timeoutMs: number, headers: Readonly<Record<string, string>>): Promise<CallOutcome>;
   /** True when the server answers a ping within `timeoutMs`. */
   ping(timeoutMs: number): Promise<boolean>;
   /** How the server went away, once it has; null while it is there. */
@@ -63,7 +67,7 @@ export function sdkProbeLink(session: OpenSession): ProbeLink {
     previous?.();
   };
   return {
-    async call(name, args, timeoutMs) {
+    async call(name, args, timeoutMs, headers) {
       const controller = new AbortController();
       let timedOut = false;
       // The abort makes the SDK send notifications/cancelled for this request id, then reject it.
@@ -72,9 +76,12 @@ export function sdkProbeLink(session: OpenSession): ProbeLink {
         controller.abort(`no answer within ${timeoutMs / 1000} s (--probe-timeout)`);
       }, timeoutMs);
       try {
+        // The SDK's callTool would add the headers itself, but validates the result first; its
+        // transports put `options.headers` on this request's POST (stdio has none to add).
         const result = await session.client.request({ method: "tools/call", params: { name, arguments: args } }, AS_SENT, {
           signal: controller.signal,
           timeout: timeoutMs + 60_000,
+          ...(Object.keys(headers).length > 0 ? { headers: { ...headers } } : {}),
         });
         return { kind: "result", result };
       } catch (error) {
@@ -158,7 +165,7 @@ export async function runProbes(plan: readonly PlannedProbe[], link: ProbeLink, 
       continue;
     }
     const started = now();
-    const outcome = await link.call(probe.tool, probe.args, options.timeoutMs);
+    const outcome = await link.call(probe.tool, probe.args, options.timeoutMs, probe.headers);
     const latencyMs = Math.max(0, Math.round(now() - started));
     switch (outcome.kind) {
       case "result": {

@@ -1,5 +1,6 @@
 /** Shapes of probing: a fixtures file as data, the plan the safety gate makes of it, and what each call returned. */
 
+import type { InvalidDeclaration } from "../connect/param-headers.js";
 import type { JsonObject } from "../lock/snapshot.js";
 
 /** One probe as written in the fixtures file, checked for shape but not yet expanded or judged. */
@@ -49,7 +50,11 @@ export type BlockReason =
   | { code: "missing_variable"; name: string }
   | { code: "invalid_arguments"; problems: ArgumentProblem[] }
   | { code: "schema_unusable"; detail: string }
-  | { code: "no_longer_applies" };
+  | { code: "no_longer_applies" }
+  /** 2026-07-28 over HTTP: the tool's x-mcp-header declarations are invalid, so a client must leave it out. */
+  | { code: "invalid_param_headers"; why: InvalidDeclaration; header: string | null }
+  /** 2026-07-28 over HTTP: a value bound for this `Mcp-Param-*` header has a credential's form (the value is never kept). */
+  | { code: "credential_in_header"; header: string };
 
 /** A probe after the safety gate: called, or held back with the reason. */
 export interface PlannedProbe {
@@ -71,6 +76,8 @@ export interface PlannedProbe {
   argNames: string[];
   /** String values sent (expanded), for P4's "does the error name the bad input". Raw; never printed. */
   argValues: string[];
+  /** The `Mcp-Param-*` headers the call carries (2026-07-28 over HTTP); empty otherwise. Raw; never printed. */
+  headers: Record<string, string>;
   action: "call" | "blocked" | "skipped";
   blocked: BlockReason | null;
 }

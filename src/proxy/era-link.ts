@@ -24,7 +24,7 @@ import {
 import { randomBytes } from "node:crypto";
 import { isJsonObject, type JsonObject } from "../lock/snapshot.js";
 import { neutralize } from "../text/neutralize.js";
-import { callHeaders, type HeaderScan, type InvalidDeclaration, PARAM_HEADER_PREFIX, scanParamHeaders } from "./param-headers.js";
+import { callHeaders, type HeaderScan, type InvalidDeclaration, PARAM_HEADER_PREFIX, scanParamHeaders } from "../connect/param-headers.js";
 
 /** The modern revision the link speaks. */
 export const MODERN_REVISION = "2026-07-28";

@@ -2,7 +2,7 @@
 
 import { neutralize } from "../text/neutralize.js";
 import type { Subject } from "./guard.js";
-import type { InvalidDeclaration } from "./param-headers.js";
+import { type InvalidDeclaration, INVALID_DECLARATION_TEXT } from "../connect/param-headers.js";
 
 /** How one pinned section of prompts, resources or templates was served. */
 export interface EntryCounts {
@@ -176,7 +176,7 @@ export function eventLine(event: ProxyEvent, review: string): string {
     }
     case "tool_excluded": {
       const header = event.header === null ? "its x-mcp-header" : `its x-mcp-header ${JSON.stringify(neutralize(event.header).slice(0, ID_CHARS))}`;
-      return `mcp-lint proxy: left tool ${tool(event.tool)} out of the list: ${header} ${EXCLUDED_WHY[event.why]}; calls to it are refused`;
+      return `mcp-lint proxy: left tool ${tool(event.tool)} out of the list: ${header} ${INVALID_DECLARATION_TEXT[event.why]}; calls to it are refused`;
     }
     case "header_refused":
       return (
@@ -185,14 +185,6 @@ export function eventLine(event: ProxyEvent, review: string): string {
       );
   }
 }
-
-/** Why a tool's x-mcp-header declarations are invalid, after "its x-mcp-header". */
-const EXCLUDED_WHY: Record<InvalidDeclaration, string> = {
-  unreachable: "is not on a parameter reached from the root through properties alone",
-  not_token: "is not a header name (a non-empty RFC 9110 token)",
-  not_primitive: "is on a parameter that is not a string, integer or boolean",
-  duplicate: "repeats another declaration's name (letter case aside)",
-};
 
 /** What the removed classes are called, singular (an `s` is added for more than one). */
 const REMOVED_WORDS: Record<Removed["kind"], string> = {

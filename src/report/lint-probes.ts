@@ -1,5 +1,6 @@
 /** Probes in the `run` report: the terminal's probe table, the JSON `probes` entries, and the sentence for each held-back or failed probe. Pure. */
 
+import { INVALID_DECLARATION_TEXT } from "../connect/param-headers.js";
 import type { ArgumentProblem, BlockReason, PlannedProbe, ProbeNote, ProbeRecord } from "../probe/types.js";
 import { capDisplay, neutralize, neutralizeLines } from "../text/neutralize.js";
 import { maxOf } from "../arrays.js";
@@ -71,6 +72,15 @@ export function blockText(reason: BlockReason): string {
       return `arguments cannot be checked, so the probe is not sent: ${capDisplay(neutralize(reason.detail), 200)}`;
     case "no_longer_applies":
       return "the tool's new definition no longer fits this probe, so it was not sent";
+    case "invalid_param_headers": {
+      const header = reason.header === null ? "its x-mcp-header" : `its x-mcp-header ${quote(reason.header, 60)}`;
+      return `${header} ${INVALID_DECLARATION_TEXT[reason.why]}, so a client of MCP 2026-07-28 over HTTP must leave the tool out; it was not called`;
+    }
+    case "credential_in_header":
+      return (
+        `the value for its header ${quote(reason.header, 80)} has the form of a credential (a token or key) or is a secret this run holds, ` +
+        "and a header is seen by every proxy and log on the way; the call was not sent"
+      );
   }
 }
 

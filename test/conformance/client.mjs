@@ -78,6 +78,13 @@ function direct() {
   if (status !== 0) return status;
   const file = JSON.parse(readFileSync(fixtures, "utf8"));
   for (const probe of file.probes) Object.assign(probe, { skip: false, allow_destructive: true });
+  // The arguments a scenario asks a client to call with, as a user would write them into the fixtures.
+  // A null is left out: the gate holds back arguments the tool's schema refuses, and an argument not
+  // given is the same case for what the scenario checks (no header for it).
+  for (const call of Array.isArray(context.toolCalls) ? context.toolCalls : []) {
+    const probe = file.probes.find((candidate) => candidate.tool === call.name);
+    if (probe !== undefined) probe.args = Object.fromEntries(Object.entries(call.arguments ?? {}).filter(([, value]) => value !== null));
+  }
   const echo = file.probes.find((probe) => probe.tool === ECHO_TOOL);
   if (echo !== undefined) {
     // What mcp-lint keeps of a schema is its lock: echo the focal tool's input schema as locked.

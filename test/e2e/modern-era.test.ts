@@ -57,7 +57,8 @@ describe("the fixtures speak one era each", () => {
 
 /** How a test reaches one of the servers: the CLI's arguments for it (last on the line), with variants (ttl, token header) applied. */
 interface Reach {
-  args: (variant?: { ttl?: number; tokenHeader?: boolean }) => Promise<string[]>;
+  /** `checkParams`: over HTTP the server refuses a call without the Mcp-Param-* headers its tool declares (stdio has none). */
+  args: (variant?: { ttl?: number; tokenHeader?: boolean; checkParams?: boolean }) => Promise<string[]>;
   env: (variant?: { ttl?: number; tokenHeader?: boolean }) => NodeJS.ProcessEnv;
   transport: "stdio" | "streamable-http";
 }
@@ -76,7 +77,12 @@ function overHttp(): Reach {
   return {
     transport: "streamable-http",
     args: async (variant = {}) => {
-      const flags = ["--http", ...(variant.ttl === undefined ? [] : ["--ttl", String(variant.ttl)]), ...(variant.tokenHeader ? ["--token-header"] : [])];
+      const flags = [
+        "--http",
+        ...(variant.ttl === undefined ? [] : ["--ttl", String(variant.ttl)]),
+        ...(variant.tokenHeader ? ["--token-header"] : []),
+        ...(variant.checkParams ? ["--check-params"] : []),
+      ];
       const server: HttpFixture = await startHttpFixture(flags, "../modern/modern-only.mjs");
       return ["--url", server.url];
     },
@@ -135,22 +141,25 @@ describe.each(cases)("%s", (_name, reach) => {
     expect(check.stdout).toContain("Mcp-Param-Token");
   });
 
-  it("runs the lint and calls a tool (run --probe)", async () => {
+  it("runs the lint and calls a tool (run --probe), its x-mcp-header argument in its Mcp-Param header (regression: issue 41)", async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, "fixtures.json"),
       JSON.stringify({ version: 1, probes: [{ tool: "search", args: { query: "maps", region: "eu" }, allow_destructive: true }] }),
     );
-    const run = await runCli(["run", "--probe", "fixtures.json", "--fail-on", "never", "--json", "run.json", ...(await reach.args())], {
+    // Over HTTP the server refuses a call whose Mcp-Param-Region header is missing (HTTP 400, -32020).
+    const args = await reach.args({ checkParams: true });
+    const run = await runCli(["run", "--probe", "fixtures.json", "--fail-on", "never", "--json", "run.json", ...args], {
       cwd: dir,
       env: reach.env(),
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`server: modern-fixture 1.0.0 (over ${reach.transport})`);
     expect(run.stdout).toContain("1 called, 0 blocked, 0 skipped");
-    const probes = JSON.stringify(readJson(dir, "run.json"));
+    const report = readJson(dir, "run.json");
+    expect(report.probes.map((probe: { status: string }) => probe.status)).toEqual(["ok"]);
     // The echo of the call came back: the arguments reached the server through the era's envelope.
-    expect(probes).toContain("maps");
+    expect(JSON.stringify(report.probes)).toContain("maps");
   });
 });
 
@@ -315,6 +324,69 @@ describe("run --probe on a 2026-07-28 server", () => {
       ["busy", "timeout"],
       ["after", "ok"],
     ]);
+  });
+});
+
+describe("run --probe on a 2026-07-28 server over HTTP: Mcp-Param headers (issue 41)", () => {
+  /** A modern-only server over HTTP that checks Mcp-Param-* headers and logs each call it receives. */
+  async function serve(dir: string, flags: string[] = []) {
+    const log = join(dir, "calls.jsonl");
+    const server = await startHttpFixture(["--http", "--check-params", "--call-log", log, ...flags], "../modern/modern-only.mjs");
+    const calls = (): string[] =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line).tool)
+        : [];
+    return { url: server.url, calls };
+  }
+  const probeRun = (dir: string, url: string, probes: object[]) => {
+    writeFileSync(join(dir, "fixtures.json"), JSON.stringify({ version: 1, probes }));
+    return runCli(["run", "--probe", "fixtures.json", "--fail-on", "never", "--json", "run.json", "--url", url], { cwd: dir });
+  };
+
+  it("hostile: a tool whose x-mcp-header declarations a client must refuse is blocked, never called, allow_destructive or not", async () => {
+    const dir = tempDir();
+    const { url, calls } = await serve(dir, ["--bad-headers"]);
+    const call = (tool: string, args: object) => ({ tool, label: tool, args, allow_destructive: true });
+    const run = await probeRun(dir, url, [
+      call("bad_token", { words: "w" }),
+      call("bad_twice", { zone: "a", area: "b" }),
+      call("bad_items", { tags: ["t"] }),
+      call("bad_object", { filter: {} }),
+      // Named like other headers, yet valid: called, its value in Mcp-Param-Authorization.
+      call("named_authorization", { key: "k" }),
+      call("search", { query: "maps", region: "eu" }),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(calls()).toEqual(["named_authorization", "search"]);
+    const probes = readJson(dir, "run.json").probes as { label: string; status: string; reason: string | null }[];
+    expect(probes.map((probe) => [probe.label, probe.status])).toEqual([
+      ["bad_token", "blocked"],
+      ["bad_twice", "blocked"],
+      ["bad_items", "blocked"],
+      ["bad_object", "blocked"],
+      ["named_authorization", "ok"],
+      ["search", "ok"],
+    ]);
+    expect(probes[0]?.reason).toContain('its x-mcp-header "a b" is not a header name');
+    expect(probes[1]?.reason).toContain(`its x-mcp-header "zone" repeats another declaration's name`);
+    expect(run.stdout).toContain("must leave the tool out; it was not called");
+    expect(run.stdout).toContain("2 called, 4 blocked, 0 skipped");
+  });
+
+  it("hostile: a probe whose header argument has a credential's form is blocked, the header named and the value nowhere", async () => {
+    const dir = tempDir();
+    const { url, calls } = await serve(dir);
+    const token = "ghp_0123456789abcdefghijKLMNOPQRSTuvwx";
+    const run = await probeRun(dir, url, [{ tool: "search", args: { query: "maps", region: token }, allow_destructive: true }]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(calls()).toEqual([]);
+    const [probe] = readJson(dir, "run.json").probes as { status: string; reason: string }[];
+    expect(probe?.status).toBe("blocked");
+    expect(probe?.reason).toContain('its header "Mcp-Param-Region" has the form of a credential');
+    for (const text of [run.stdout, run.stderr, readFileSync(join(dir, "run.json"), "utf8")]) expect(text).not.toContain(token);
   });
 });
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { expectLinear } from "../../growth.js";
 import type { JsonObject } from "../../../src/lock/snapshot.js";
 import { checkArguments } from "../../../src/probe/arguments.js";
-import { planProbes } from "../../../src/probe/gate.js";
-import type { FixturesFile, ProbeFixture } from "../../../src/probe/types.js";
+import { planProbes, regateProbe } from "../../../src/probe/gate.js";
+import type { FixturesFile, PlannedProbe, ProbeFixture } from "../../../src/probe/types.js";
 
 const schema = { type: "object", properties: { path: { type: "string" }, depth: { type: "integer" } }, required: ["path"] };
 const tool = (name: string, annotations?: unknown, inputSchema: unknown = schema): JsonObject => {
@@ -164,5 +164,75 @@ describe("checkArguments, regressions", () => {
     expect(checkArguments({ type: "object", properties: { a: { type: "string", pattern: "^a+$" } } }, { a: "aaa" })).toEqual({ ok: true });
     expect(checkArguments({ type: "object", properties: { b: { type: "string", pattern: "^b+$" } } }, { b: "bbb" })).toEqual({ ok: true });
     expect(checkArguments({ type: "object", properties: { b: { type: "string", pattern: "^b+$" } } }, { b: "aaa" }).ok).toBe(false);
+  });
+});
+
+describe("Mcp-Param headers (2026-07-28 over HTTP)", () => {
+  const readOnly = { readOnlyHint: true };
+  const headed = (properties: Record<string, unknown>) => ({ type: "object", properties });
+  const search = tool("search", readOnly, headed({ query: { type: "string" }, region: { type: "string", "x-mcp-header": "Region" } }));
+  const noSecrets = { knownSecret: () => false };
+  const planOver = (tools: JsonObject[], probes: ProbeFixture[], paramHeaders: { knownSecret: (text: string) => boolean } | null, errorProbes = false) =>
+    planProbes({ fixtures: { probes, dir: "/fixtures" }, tools, env: {}, errorProbes, paramHeaders });
+
+  it("builds each call's headers from its arguments, and none without the policy (stdio, or the 2025 era)", () => {
+    const item = probe({ tool: "search", args: { query: "maps", region: "eu west" } });
+    expect(planOver([search], [item], noSecrets)[0]).toMatchObject({ action: "call", headers: { "Mcp-Param-Region": "eu west" } });
+    expect(planOver([search], [item], null)[0]).toMatchObject({ action: "call", headers: {} });
+    // An argument left out sends no header.
+    expect(planOver([search], [probe({ tool: "search", args: { query: "maps" } })], noSecrets)[0]).toMatchObject({ action: "call", headers: {} });
+  });
+
+  it.each([
+    ["not a token", { words: { type: "string", "x-mcp-header": "a b" } }, "not_token", "a b"],
+    ["empty", { words: { type: "string", "x-mcp-header": "" } }, "not_token", ""],
+    ["twice in different case", { a: { type: "string", "x-mcp-header": "Zone" }, b: { type: "string", "x-mcp-header": "zone" } }, "duplicate", "zone"],
+    ["under items", { tags: { type: "array", items: { type: "string", "x-mcp-header": "Tag" } } }, "unreachable", "Tag"],
+    ["on an object", { filter: { type: "object", "x-mcp-header": "Filter" } }, "not_primitive", "Filter"],
+  ])("holds back a tool whose declaration is %s, even with allow_destructive and expect_error", (_name, properties, why, header) => {
+    const bad = tool("bad", readOnly, headed(properties));
+    for (const item of [probe({ tool: "bad", args: {} }), probe({ tool: "bad", args: {}, allowDestructive: true, expectError: true })]) {
+      const [planned] = planOver([bad], [item], noSecrets);
+      expect(planned).toMatchObject({ action: "blocked", args: null, blocked: { code: "invalid_param_headers", why, header } });
+    }
+    // Without the policy the revision's rule does not apply: the same tool is called.
+    expect(planOver([bad], [probe({ tool: "bad", args: {} })], null)[0]?.action).toBe("call");
+  });
+
+  it("holds back a tool when any copy of its name declares headers wrongly", () => {
+    const bad = tool("search", readOnly, headed({ query: { type: "string", "x-mcp-header": "a b" } }));
+    expect(planOver([search, bad], [probe({ tool: "search", args: { query: "maps" } })], noSecrets)[0]?.blocked?.code).toBe("invalid_param_headers");
+  });
+
+  it("blocks a call whose header value has a credential's form or is a secret the run holds, naming the header and not keeping the value", () => {
+    const token = "ghp_0123456789abcdefghijKLMNOPQRSTuvwx";
+    const known = { knownSecret: (text: string) => text === "hunter2-secret" };
+    for (const region of [token, "hunter2-secret"]) {
+      const [planned] = planOver([search], [probe({ tool: "search", args: { query: "maps", region } })], known);
+      expect(planned).toMatchObject({ action: "blocked", args: null, headers: {}, blocked: { code: "credential_in_header", header: "Mcp-Param-Region" } });
+      expect(JSON.stringify(planned)).not.toContain(region);
+    }
+    // The same value outside a header parameter is sent.
+    expect(planOver([search], [probe({ tool: "search", args: { query: token } })], known)[0]?.action).toBe("call");
+  });
+
+  it("holds back the error probes of a read-only tool whose declarations are invalid", () => {
+    const bad = tool("bad", readOnly, {
+      ...headed({ q: { type: "string", "x-mcp-header": "Q" }, r: { type: "string", "x-mcp-header": "q" } }),
+      required: ["q"],
+    });
+    const planned = planOver([bad, search], [], noSecrets, true);
+    const ofBad = planned.filter((item) => item.tool === "bad");
+    expect(ofBad.length).toBeGreaterThan(0);
+    expect(ofBad.every((item) => item.action === "blocked" && item.blocked?.code === "invalid_param_headers")).toBe(true);
+    expect(planned.filter((item) => item.tool === "search").every((item) => item.action === "call")).toBe(true);
+  });
+
+  it("judges an error probe again against a new list whose tool now declares headers wrongly", () => {
+    const input = { fixtures: null, env: {}, errorProbes: true, paramHeaders: noSecrets };
+    const [first] = planProbes({ ...input, tools: [search] });
+    expect(first?.action).toBe("call");
+    const changed = tool("search", readOnly, headed({ query: { type: "string", "x-mcp-header": "a b" } }));
+    expect(regateProbe(first as PlannedProbe, { ...input, tools: [changed] }).blocked?.code).toBe("invalid_param_headers");
   });
 });

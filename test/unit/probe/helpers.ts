@@ -15,6 +15,7 @@ export function planned(tool: string, fields: Partial<PlannedProbe> = {}): Plann
     args: {},
     argNames: [],
     argValues: [],
+    headers: {},
     action: "call",
     blocked: null,
     ...fields,

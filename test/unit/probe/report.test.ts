@@ -57,6 +57,33 @@ describe("the probe table", () => {
   });
 });
 
+describe("probes held back for their Mcp-Param headers", () => {
+  const held = (blocked: PlannedProbe["blocked"]): ProbeRecord => ({
+    probe: planned("search", { action: "blocked", blocked, args: null }),
+    status: "blocked",
+    latencyMs: null,
+    response: null,
+    note: null,
+  });
+
+  it("say why a client of the revision leaves the tool out, the server's header name made inert", () => {
+    const [, , reason] = probeTableLines([held({ code: "invalid_param_headers", why: "not_token", header: "a b\u001b]0;pwned\u0007" })]);
+    expect(reason).toBe(
+      '      its x-mcp-header "a b\\u{1B}]0;pwned\\u{7}" is not a header name (a non-empty RFC 9110 token), so a client of MCP 2026-07-28 over HTTP must leave the tool out; it was not called',
+    );
+    expect(probeEntry(held({ code: "invalid_param_headers", why: "duplicate", header: null }), false).reason).toBe(
+      "its x-mcp-header repeats another declaration's name (letter case aside), so a client of MCP 2026-07-28 over HTTP must leave the tool out; it was not called",
+    );
+  });
+
+  it("name the header a credential was bound for", () => {
+    expect(probeEntry(held({ code: "credential_in_header", header: "Mcp-Param-Token" }), false).reason).toBe(
+      'the value for its header "Mcp-Param-Token" has the form of a credential (a token or key) or is a secret this run holds, ' +
+        "and a header is seen by every proxy and log on the way; the call was not sent",
+    );
+  });
+});
+
 describe("the JSON probes entries", () => {
   it("previews 400 characters, neutralized line by line, unless whole responses are asked for", () => {
     const long = answered(planned("t"), `line one\u001b[31m\n${"y".repeat(1000)}`);

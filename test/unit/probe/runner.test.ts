@@ -12,12 +12,14 @@ function fakeLink(
   options: { pingAnswers?: boolean; endsAfter?: string; changesAfter?: string; reread?: () => Promise<JsonObject[]> } = {},
 ) {
   const sent: string[] = [];
+  const headers: Record<string, string>[] = [];
   let changed = false;
   let stopped = false;
   let ended: string | null = null;
   const link: ProbeLink = {
-    call: async (name) => {
+    call: async (name, _args, _timeoutMs, sentHeaders) => {
       sent.push(name);
+      headers.push({ ...sentHeaders });
       if (options.endsAfter === name) ended = "exited with code 3";
       if (options.changesAfter === name) changed = true;
       return answers[name] ?? { kind: "result", result: { content: [{ type: "text", text: `ok ${name}` }] } };
@@ -33,7 +35,7 @@ function fakeLink(
       return (await options.reread?.()) ?? [];
     },
   };
-  return { link, sent, stopped: () => stopped };
+  return { link, sent, headers, stopped: () => stopped };
 }
 
 const opts = { timeoutMs: 1000, redactor: makeRedactor([]), now: () => 0 };
@@ -53,6 +55,12 @@ describe("runProbes", () => {
     );
     expect(sent).toEqual(["a", "d"]);
     expect(records.map((record) => record.status)).toEqual(["ok", "blocked", "skipped", "ok"]);
+  });
+
+  it("sends each probe with the Mcp-Param headers the gate built for it", async () => {
+    const { link, headers } = fakeLink({});
+    await runProbes([planned("a", { headers: { "Mcp-Param-Region": "eu" } }), planned("b")], link, opts);
+    expect(headers).toEqual([{ "Mcp-Param-Region": "eu" }, {}]);
   });
 
   it("records results, tool errors and protocol errors", async () => {

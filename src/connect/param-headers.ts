@@ -2,7 +2,7 @@
  * The `Mcp-Param-{Name}` headers of MCP 2026-07-28 over Streamable HTTP: which arguments of a tool
  * a client copies into headers (its `x-mcp-header` declarations, or why they are invalid and the
  * tool must be left out), and the headers of one `tools/call`, refused when a value going into a
- * header has the form of a credential. Pure.
+ * header has the form of a credential. Pure; the proxy's era link and the probe gate both use it.
  */
 
 import { Buffer } from "node:buffer";
@@ -25,6 +25,14 @@ export interface ParamHeader {
  * (letter case aside): the constraints the revision makes a client refuse a tool for, and no more.
  */
 export type InvalidDeclaration = "unreachable" | "not_token" | "not_primitive" | "duplicate";
+
+/** Why a tool's declarations are invalid, as words after "its x-mcp-header". */
+export const INVALID_DECLARATION_TEXT: Readonly<Record<InvalidDeclaration, string>> = {
+  unreachable: "is not on a parameter reached from the root through properties alone",
+  not_token: "is not a header name (a non-empty RFC 9110 token)",
+  not_primitive: "is on a parameter that is not a string, integer or boolean",
+  duplicate: "repeats another declaration's name (letter case aside)",
+};
 
 /** A tool's declarations, or the first reason they are invalid (with the header named, when it is text). */
 export type HeaderScan = { valid: true; headers: ParamHeader[] } | { valid: false; why: InvalidDeclaration; header: string | null };

@@ -1,7 +1,8 @@
-// The Mcp-Param-* headers of MCP 2026-07-28 over Streamable HTTP, as the proxy builds them: which
-// declarations are valid, how a value is written into a header, and which values are never sent.
+// The Mcp-Param-* headers of MCP 2026-07-28 over Streamable HTTP, as the proxy and the probe runner
+// build them: which declarations are valid, how a value is written into a header, and which values
+// are never sent.
 import { describe, expect, it } from "vitest";
-import { callHeaders, encodeHeaderValue, headerText, type ParamHeader, scanParamHeaders } from "../../../src/proxy/param-headers.js";
+import { callHeaders, encodeHeaderValue, headerText, type ParamHeader, scanParamHeaders } from "../../../src/connect/param-headers.js";
 import { holdsTokenShape } from "../../../src/text/redact.js";
 
 const object = (properties: Record<string, unknown>) => ({ type: "object", properties });
