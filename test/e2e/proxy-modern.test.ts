@@ -220,7 +220,8 @@ describe("a 2026-07-28 client (the SDK v2 client) through the proxy", () => {
       const answered = (id: unknown) => lines.find((line) => line.id === id);
       await waitFor(() => answered(2) !== undefined);
       expect(lines[0]).toMatchObject({ id: "hello", result: { supportedVersions: expect.arrayContaining(["2026-07-28"]), resultType: "complete" } });
-      expect((lines[0]?.result as { instructions: string }).instructions).toContain(
+      const discovered = answered("hello") as { result: { instructions: string } };
+      expect(discovered.result.instructions).toContain(
         'mcp-lint withheld 1 tool of this server until the user reviews them: "login"',
       );
       expect(answered(2)).toMatchObject({ id: 2, result: { tools: [{ name: "search" }], resultType: "complete", ttlMs: 0, cacheScope: "private" } });
