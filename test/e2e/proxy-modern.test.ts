@@ -221,9 +221,7 @@ describe("a 2026-07-28 client (the SDK v2 client) through the proxy", () => {
       await waitFor(() => answered(2) !== undefined);
       expect(lines[0]).toMatchObject({ id: "hello", result: { supportedVersions: expect.arrayContaining(["2026-07-28"]), resultType: "complete" } });
       const discovered = answered("hello") as { result: { instructions: string } };
-      expect(discovered.result.instructions).toContain(
-        'mcp-lint withheld 1 tool of this server until the user reviews them: "login"',
-      );
+      expect(discovered.result.instructions).toContain('mcp-lint withheld 1 tool of this server until the user reviews them: "login"');
       expect(answered(2)).toMatchObject({ id: 2, result: { tools: [{ name: "search" }], resultType: "complete", ttlMs: 0, cacheScope: "private" } });
     } finally {
       proxy.stdin.end();
