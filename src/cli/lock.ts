@@ -26,6 +26,7 @@ import { buildJsonReport, jsonReportText } from "../report/json.js";
 import { quote } from "../report/messages.js";
 import { neutralize } from "../text/neutralize.js";
 import { PLAIN_STYLE } from "../report/style.js";
+import { toolOrderNote } from "../lock/tool-order.js";
 import { headerLine, type Note, type ReportInput, renderTerminal, SCHEMA_KINDS, showName } from "../report/terminal.js";
 import type { TerminalStyle } from "../report/style.js";
 import { pushAll } from "../arrays.js";
@@ -770,12 +771,13 @@ function progressLine(total: number, output: Output): { tick: () => void; done: 
   };
 }
 
-/** SDK-rejection notes, only for tools that are new or changed since the lock (locked ones were seen before). */
+/** SDK-rejection notes, only for tools that are new or changed since the lock (locked ones were seen before), and the tool order note. */
 async function notesFor(snapshot: ServerSnapshot, lock: Lockfile | null, changes: readonly Change[]): Promise<Note[]> {
   // A tool the comparison found unchanged was checked when it was locked; no second pass over them.
   const changed = new Set(changes.map((change) => change.tool));
+  const order = lock === null ? null : toolOrderNote(lock, snapshot.tools);
   const fresh = snapshot.tools.filter((tool) => lock === null || !lock.tools.has(tool.name as string) || changed.has(tool.name as string));
-  if (fresh.length === 0) return [];
+  if (fresh.length === 0) return order === null ? [] : [order];
   const { sdkRejectionNotes } = await import("../connect/sdk-compat.js");
-  return sdkRejectionNotes(fresh);
+  return [...(await sdkRejectionNotes(fresh)), ...(order === null ? [] : [order])];
 }

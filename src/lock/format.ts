@@ -38,8 +38,11 @@ export interface IgnoreRule {
 export interface Lockfile {
   /** The format of the file this came from (or will be written as). */
   version: typeof LOCKFILE_VERSION | typeof LOCKFILE_VERSION_SERVERS;
-  /** `icons` is serverInfo.icons as last read (null: none). */
-  server: { name: string | null; version: string | null; commandSha256: string | null; icons?: unknown };
+  /**
+   * `icons` is serverInfo.icons as last read (null: none). `toolOrderSha256` hashes the tool names
+   * in the order the server listed them (null: not known, as in a lock written before it was kept).
+   */
+  server: { name: string | null; version: string | null; commandSha256: string | null; icons?: unknown; toolOrderSha256?: string | null };
   instructions: Instructions;
   tools: Map<string, LockedEntry>;
   /** Prompts, resources and templates; null when not pinned (a v1 lock keeps but never compares them). */
@@ -62,7 +65,7 @@ const V1_REQUIRED_TOP_KEYS = ["instructions", "lockfile_version", "server", "too
 const V2_TOP_KEYS = ["lockfile_version", "servers"];
 const V2_SERVER_KEYS = ["artifact", "ignores", "instructions", "prompts", "read_as", "resource_templates", "resources", "server", "tools"];
 const V2_REQUIRED_SERVER_KEYS = ["instructions", "server", "tools"];
-const SERVER_KEYS = ["command_sha256", "icons", "name", "version"];
+const SERVER_KEYS = ["command_sha256", "icons", "name", "tool_order_sha256", "version"];
 const REQUIRED_SERVER_KEYS = ["command_sha256", "name", "version"];
 const ENTRY_KEYS = ["definition", "sha256"];
 const IGNORE_KEYS = ["kind", "path", "reason", "tool", "value_sha256"];
@@ -75,6 +78,19 @@ const SECTION_FIELDS: Record<EntrySection | "tools", { json: string; key: string
   resources: { json: "resources", key: "uri" },
   resourceTemplates: { json: "resource_templates", key: "uriTemplate" },
 };
+
+/**
+ * Hash of the order a server listed its tools in: SHA-256 over the canonical form of the names in
+ * that order. The lock keys tools by name, so this is all it keeps of the order.
+ */
+export function toolOrderSha256(tools: readonly JsonObject[]): string {
+  return canonicalSha256(tools.map((tool) => tool.name));
+}
+
+/** Whether a list holds exactly the locked tools' names, in any order. */
+export function sameNames(locked: ReadonlyMap<string, LockedEntry>, tools: readonly JsonObject[]): boolean {
+  return tools.length === locked.size && tools.every((tool) => typeof tool.name === "string" && locked.has(tool.name));
+}
 
 /** Hash of one definition: SHA-256 over its RFC 8785 canonical form. */
 export function definitionSha256(definition: JsonObject): string {
@@ -120,6 +136,12 @@ export function buildLockfile(
       version: snapshot.version ?? old?.version ?? null,
       commandSha256: snapshot.commandSha256 ?? old?.commandSha256 ?? null,
       icons: snapshot.icons === undefined ? (old?.icons ?? null) : snapshot.icons,
+      // The same tools in another order keep the locked order: a server that shuffles its list must
+      // not rewrite the lock on every refresh (the order is a note, never a change).
+      toolOrderSha256:
+        previous?.server.toolOrderSha256 != null && sameNames(previous.tools, snapshot.tools)
+          ? previous.server.toolOrderSha256
+          : toolOrderSha256(snapshot.tools),
     },
     instructions: snapshot.instructions.known ? snapshot.instructions : (previous?.instructions ?? { known: false }),
     tools: entriesFor(snapshot.tools, "name", previous?.tools),
@@ -183,6 +205,7 @@ function compareText(a: string, b: string): number {
 function serverObject(lock: Lockfile): JsonObject {
   const object: JsonObject = { command_sha256: lock.server.commandSha256, name: lock.server.name, version: lock.server.version };
   if (lock.server.icons !== undefined && lock.server.icons !== null) object.icons = lock.server.icons as JsonObject[string];
+  if (typeof lock.server.toolOrderSha256 === "string") object.tool_order_sha256 = lock.server.toolOrderSha256;
   return object;
 }
 
@@ -299,6 +322,10 @@ function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: 
   if (commandSha256 !== null && !SHA256_HEX.test(commandSha256)) {
     return fail(`${at}"server.command_sha256" must be 64 lowercase hex digits`);
   }
+  const toolOrder = ownField(server, "tool_order_sha256");
+  if (toolOrder !== undefined && (typeof toolOrder !== "string" || !SHA256_HEX.test(toolOrder))) {
+    return fail(`${at}"server.tool_order_sha256" must be 64 lowercase hex digits`);
+  }
 
   const instructionsValue = ownField(parsed, "instructions");
   if (!isJsonObject(instructionsValue)) return fail(`${at}"instructions" must be an object`);
@@ -316,7 +343,7 @@ function parseServerEntry(parsed: JsonObject, version: Lockfile["version"], at: 
   };
   return {
     version,
-    server: { name, version: serverVersion, commandSha256, icons: ownField(server, "icons") ?? null },
+    server: { name, version: serverVersion, commandSha256, icons: ownField(server, "icons") ?? null, toolOrderSha256: toolOrder ?? null },
     instructions: known ? { known: true, text: text === "" ? null : text } : { known: false },
     tools: section("tools") ?? new Map(),
     prompts: section("prompts"),

@@ -340,7 +340,7 @@ describe("user errors: one line on stderr, exit 2", () => {
 describe("live stdio server", () => {
   // Issue 41 item 4: a 2026-07-28 list result carries ttlMs, cacheScope, resultType and _meta per
   // page; they describe the answer, not a definition, so changing them (or the order) is no change.
-  it("takes only the list items: page-level ttlMs, cacheScope, resultType, _meta and the order never reach the lock", async () => {
+  it("takes only the list items: page-level ttlMs, cacheScope, resultType and _meta never reach the lock, and a new order is a note that rewrites nothing", async () => {
     const dir = tempDir();
     const fieldsServer = join(repo, "test/fixtures/servers/list-fields.mjs");
     const catalog = {
@@ -390,6 +390,8 @@ describe("live stdio server", () => {
     expect(check.stderr).toBe("");
     expect(check.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, "report.json"), "utf8")).changes).toEqual([]);
+    // The tools' new order is said, as a note (issue 41: the revision asks for a deterministic order).
+    expect(check.stdout).toContain("the server listed its tools in another order than when they were locked");
     const again = await runCli(["lock", ...command], { cwd: dir });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain("Unchanged");
