@@ -29,6 +29,9 @@ import { callHeaders, type HeaderScan, type InvalidDeclaration, PARAM_HEADER_PRE
 /** The modern revision the link speaks. */
 export const MODERN_REVISION = "2026-07-28";
 
+/** The revision's error code for a protocol version the receiver does not support. */
+const UNSUPPORTED_VERSION_CODE = -32022;
+
 /** The revision's reserved `_meta` keys. */
 export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 export const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
@@ -117,6 +120,12 @@ export function initializeFromDiscover(discover: JsonObject, clientVersion: unkn
   return answer;
 }
 
+/** Whether an error is the revision's "unsupported protocol version" naming the one the link speaks as supported. */
+export function refusesVersionOnly(error: unknown): boolean {
+  if (!isJsonObject(error) || error.code !== UNSUPPORTED_VERSION_CODE || !isJsonObject(error.data)) return false;
+  return Array.isArray(error.data.supported) && error.data.supported.includes(MODERN_REVISION);
+}
+
 /** Whether a discover result names the revision the link speaks. */
 export function speaksModern(result: unknown): result is JsonObject {
   return isJsonObject(result) && Array.isArray(result.supportedVersions) && result.supportedVersions.includes(MODERN_REVISION);
@@ -193,6 +202,9 @@ export class EraLink implements Transport {
   private refused: JSONRPCMessage | null = null;
   private readonly prefix = `mcp-lint-era-${randomBytes(9).toString("base64url")}-`;
   private discoverId: string | null = null;
+  /** Every probe id sent, so a late answer to an earlier one never reaches the client. */
+  private readonly probeIds = new Set<string>();
+  private probes = 0;
   private discoverTimer: ReturnType<typeof setTimeout> | null = null;
   private listenId: string | null = null;
   private logLevel: string | null = null;
@@ -360,8 +372,8 @@ export class EraLink implements Transport {
 
   private fromServer(message: JSONRPCMessage): void {
     // The answer to the link's own probe is never the client's (a late one, after the refusal was passed on, included).
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && this.discoverId !== null && message.id === this.discoverId) {
-      if (this.era === "unknown") this.discovered(message);
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && typeof message.id === "string" && this.probeIds.has(message.id)) {
+      if (this.era === "unknown" && message.id === this.discoverId) this.discovered(message);
       return;
     }
     const hello = this.hello;
@@ -407,10 +419,12 @@ export class EraLink implements Transport {
   }
 
   private discover(): void {
-    this.probed = new Promise((done) => {
+    this.probed ??= new Promise((done) => {
       this.probeDone = done;
     });
-    this.discoverId = `${this.prefix}discover`;
+    this.probes += 1;
+    this.discoverId = `${this.prefix}discover-${this.probes}`;
+    this.probeIds.add(this.discoverId);
     const request = withEnvelope({ jsonrpc: "2.0" as const, id: this.discoverId, method: "server/discover", params: {} }, this.envelope());
     this.inner.send(request).catch(() => this.giveUp());
     // A server that refused initialize and never answers the probe: its refusal reaches the client in bounded time.
@@ -429,6 +443,11 @@ export class EraLink implements Transport {
   private discovered(message: JSONRPCMessage): void {
     this.stopDiscoverTimer();
     const hello = this.hello as ClientHello;
+    // A server that refuses the probe's version while naming this one as supported is asked once more (the revision's retry).
+    if (isJSONRPCErrorResponse(message) && refusesVersionOnly(message.error) && this.probes < 2) {
+      this.discover();
+      return;
+    }
     if (!isJSONRPCResultResponse(message) || !speaksModern(message.result)) {
       this.giveUp();
       return;

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, stopAllHttpFixtures } from "../fixtures/servers/live/harness.js";
-import { connectProxy, type Proxied } from "../fixtures/servers/proxy/harness.js";
+import { connectProxy, listedToolNames, resultText } from "../fixtures/servers/proxy/harness.js";
 import { cliPath, runCli, tempDir } from "./helpers.js";
 
 beforeAll(() => {
@@ -21,22 +21,9 @@ afterEach(async () => {
 
 const SECRET = "ghp_0123456789abcdefghijKLMNOPQRSTuvwx";
 
-function text(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((block) => block.text ?? "").join("\n");
-}
+const text = resultText;
 
-/** Every tool the client sees, following the list's pages as a client does. */
-async function toolNames(proxied: Proxied): Promise<string[]> {
-  const names: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await proxied.client.listTools(cursor === undefined ? {} : { cursor });
-    for (const tool of page.tools) names.push(tool.name);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return names;
-}
+const toolNames = listedToolNames;
 
 /** Start a fixture over HTTP that logs every call it receives to <dir>/calls.jsonl; its URL and that log. */
 async function serve(script: string, dir: string, flags: string[] = []) {

@@ -10,7 +10,7 @@ import { Client as ModernClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connectProxy, type Proxied, waitFor } from "../fixtures/servers/proxy/harness.js";
+import { connectProxy, listedToolNames, resultText, waitFor } from "../fixtures/servers/proxy/harness.js";
 import { cliPath, repo, runCli, tempDir } from "./helpers.js";
 
 beforeAll(() => {
@@ -21,22 +21,9 @@ const modernDir = join(repo, "test/fixtures/servers/modern");
 /** The variants travel in the environment, passed to the server by name as any secret would be. */
 const PASS = ["--pass-env", "MODERN_TOKEN_HEADER", "--pass-env", "MODERN_FLIP"];
 
-function text(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((block) => block.text ?? "").join("\n");
-}
+const text = resultText;
 
-/** Every tool the client sees, following the list's pages as a client does. */
-async function toolNames(proxied: Proxied): Promise<string[]> {
-  const names: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await proxied.client.listTools(cursor === undefined ? {} : { cursor });
-    for (const tool of page.tools) names.push(tool.name);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return names;
-}
+const toolNames = listedToolNames;
 
 /** Lock the server as it starts without variants; the lock's path. */
 async function lockServer(dir: string, server: string[]): Promise<string> {

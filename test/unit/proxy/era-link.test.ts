@@ -97,6 +97,31 @@ describe("EraLink", () => {
       expect(link.serverEra).toBe("legacy");
     });
 
+    it("asks once more when the probe's version is refused with the revision named as supported, and never twice more", async () => {
+      let probes = 0;
+      const refusing: Answer = (message) => {
+        if (message.method === "server/discover" && probes++ === 0) return { jsonrpc: "2.0", id: message.id, error: REFUSED };
+        return modernServer(message);
+      };
+      const { link, seen } = await linked(refusing, undefined, true);
+      await link.send(INITIALIZE);
+      await settle();
+      expect(methods(seen)).toEqual(["server/discover", "server/discover", "subscriptions/listen"]);
+      expect(link.serverEra).toBe("modern");
+
+      // A server that refuses every probe so gets the initialize after the second.
+      const result = { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } };
+      const stubborn = await linked(
+        (message) => (message.method === "initialize" ? { jsonrpc: "2.0", id: message.id, result } : { jsonrpc: "2.0", id: message.id, error: REFUSED }),
+        undefined,
+        true,
+      );
+      await stubborn.link.send(INITIALIZE);
+      await settle();
+      expect(methods(stubborn.seen)).toEqual(["server/discover", "server/discover", "initialize"]);
+      expect(stubborn.delivered).toEqual([{ jsonrpc: "2.0", id: 1, result }]);
+    });
+
     it("sends the initialize to a server that never answers the probe, after the bound", async () => {
       const result = { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "mute", version: "1" } };
       const { link, seen, delivered } = await linked(
