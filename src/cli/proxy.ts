@@ -124,6 +124,9 @@ async function serve(
   launchAs: Target = target,
 ): Promise<number> {
   const where = describeTarget(target);
+  // The client's era is known once it speaks; the server's link asks it (input requests pass only to a 2026-07-28 client).
+  let clientLink: ClientEraLink | null = null;
+  const clientIsModern = () => clientLink?.clientEra === "modern";
   let server: Transport;
   let stderrTail = () => "";
   let exitOf: () => ProcessGroupTransport["exit"] = () => null;
@@ -134,7 +137,7 @@ async function serve(
     for (const name of target.unset) output.err(`mcp-lint: warning: --pass-env ${name}: ${name} is not set here, so the server starts without it\n`);
     const launched = launchStdioServer(launchAs.kind === "stdio" ? launchAs : target, stderrLines.onChunk);
     // A server that refuses the client's initialize may speak MCP 2026-07-28: the link speaks it then.
-    server = new EraLink(launched.server.transport, report);
+    server = new EraLink(launched.server.transport, report, { clientIsModern });
     stderrTail = launched.server.stderrTail;
     const transport = launched.server.transport;
     exitOf = () => transport.exit;
@@ -173,7 +176,7 @@ async function serve(
     // A server that refuses the client's initialize may speak MCP 2026-07-28, as over stdio; over HTTP the
     // link also copies declared arguments into Mcp-Param headers, refusing a call whose value there is a
     // credential: a well-known token form, or a secret this run holds (a --header-env value, the login's token).
-    server = new EraLink(link, report, { mirror: { knownSecret: (text) => redactor.text(text) !== text }, discoverFirst: true });
+    server = new EraLink(link, report, { mirror: { knownSecret: (text) => redactor.text(text) !== text }, discoverFirst: true, clientIsModern });
     kind = () => httpLink.kind;
   }
 
@@ -209,6 +212,7 @@ async function serve(
         };
   // A client that opens with server/discover speaks MCP 2026-07-28: the link speaks it to that client.
   const client = new ClientEraLink(new StdioServerTransport(process.stdin, process.stdout), report);
+  clientLink = client;
   const session = new ProxySession({
     client,
     server,

@@ -21,18 +21,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
 import { isJsonObject, type JsonObject } from "../lock/snapshot.js";
-import {
-  CLIENT_CAPABILITIES_KEY,
-  CLIENT_INFO_KEY,
-  LOG_LEVEL_KEY,
-  MODERN_REVISION,
-  PROTOCOL_VERSION_KEY,
-  SERVER_INFO_KEY,
-  SUBSCRIPTION_KEY,
-} from "./era-link.js";
+import { CLIENT_INFO_KEY, LOG_LEVEL_KEY, MODERN_REVISION, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, SUBSCRIPTION_KEY } from "./era-link.js";
 
-/** The envelope keys a 2026-07-28 request carries for the receiver's protocol layer, not for the server's handler. */
-const ENVELOPE_KEYS: readonly string[] = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY];
+/**
+ * The envelope keys a 2026-07-28 request carries for the receiver's protocol layer, taken off
+ * before the session sees it. The client's capabilities stay: a server of the revision behind the
+ * proxy asks the client for input (`input_required`) only as far as they allow.
+ */
+const ENVELOPE_KEYS: readonly string[] = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY];
 
 /** Which listen-filter flag each list notification answers to. */
 const NOTIFICATION_FLAG: Readonly<Record<string, string>> = {

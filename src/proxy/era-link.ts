@@ -218,6 +218,7 @@ export class EraLink implements Transport {
   private readonly discoverTimeoutMs: number;
   private readonly mirror: ParamMirror | null;
   private readonly discoverFirst: boolean;
+  private readonly clientIsModern: () => boolean;
   /** Settles when the `server/discover` probe has an outcome (discover-first: the held initialize waits for it). */
   private probed: Promise<void> | null = null;
   private probeDone: () => void = () => undefined;
@@ -236,11 +237,17 @@ export class EraLink implements Transport {
        * initialize goes first: some legacy servers exit at any request before it.
        */
       discoverFirst?: boolean;
+      /**
+       * Whether the client speaks 2026-07-28 too (client-era.ts): then a result that asks it for
+       * input (`input_required`) is passed on as it is, and the client's retry goes back as sent.
+       */
+      clientIsModern?: () => boolean;
     } = {},
   ) {
     this.discoverTimeoutMs = options.discoverTimeoutMs ?? DISCOVER_TIMEOUT_MS;
     this.mirror = options.mirror ?? null;
     this.discoverFirst = options.discoverFirst ?? false;
+    this.clientIsModern = options.clientIsModern ?? (() => false);
   }
 
   /** The era the server speaks, once known. */
@@ -399,7 +406,12 @@ export class EraLink implements Transport {
       if (message.id === this.listenId) return;
       const listing = message.id !== undefined && this.listing.delete(message.id);
       if (isJSONRPCResultResponse(message)) {
-        const legacy = legacyResult(message.result as JsonObject);
+        const raw = message.result as JsonObject;
+        if (raw.resultType !== undefined && raw.resultType !== "complete" && this.clientIsModern()) {
+          this.onmessage?.(message);
+          return;
+        }
+        const legacy = legacyResult(raw);
         if ("result" in legacy) this.onmessage?.({ ...message, result: listing ? this.listed(legacy.result) : legacy.result });
         else this.onmessage?.({ jsonrpc: "2.0", id: message.id, error: legacy.error });
         return;

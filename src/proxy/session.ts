@@ -595,7 +595,9 @@ export class ProxySession {
       void this.toClient({ ...message, result: fixListResult(result, this.options.fixes) });
       return;
     }
-    if (pending.paging === null && !this.options.fixes.errors) void this.toClient(message);
+    // A result that asks the client for input (MCP 2026-07-28, passed only to a client of that revision) is no answer to fix.
+    const incomplete = result.resultType !== undefined && result.resultType !== "complete";
+    if (incomplete || (pending.paging === null && !this.options.fixes.errors)) void this.toClient(message);
     else void this.toClient({ ...message, result: fixCallResult(result, this.options.fixes, pending.paging, pending.outputSchema) });
   }
 

@@ -9,7 +9,9 @@
 //                                `init-fixtures` then `run --probe` with every probe on.
 //   node client.mjs proxy URL    the SDK v2 client over stdio to `mcp-lint proxy --url URL` (fixes
 //                                off, so it forwards): it lists the tools the proxy serves and calls
-//                                each, and answers elicitation with the form's defaults.
+//                                each (with the arguments a scenario asks for), and answers
+//                                elicitation with the form's defaults; at 2026-07-28 it speaks
+//                                that revision to the proxy.
 //
 // Each run has a login store of its own (XDG_CONFIG_HOME) and a BROWSER that follows the login
 // page's redirect, as a user clicking "allow" would. Exit 0 when the session ran to its end.
@@ -25,6 +27,8 @@ const [column] = process.argv.slice(2);
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+/** The revision the row is run at (run.mjs): at 2026-07-28 the proxy's client speaks that revision to the proxy too. */
+const revision = process.env.MCP_LINT_CONFORMANCE_REVISION ?? "";
 
 /** The focal tool and the echo tool of json-schema-2020-12-preservation. */
 const FOCAL_TOOL = "json_schema_2020_12_tool";
@@ -135,7 +139,11 @@ async function proxied() {
   });
   const client = new Client(
     { name: "conformance-through-mcp-lint-proxy", version: "1.0.0" },
-    { capabilities: { elicitation: { form: { applyDefaults: true } } } },
+    {
+      capabilities: { elicitation: { form: { applyDefaults: true } } },
+      // The SDK speaks 2025 unless asked; at 2026-07-28 it negotiates, so the proxy serves it in that revision.
+      ...(revision.startsWith("2026") ? { versionNegotiation: { mode: "auto" } } : {}),
+    },
   );
   // An accepted form with no content: the SDK fills in the defaults the request's schema gives.
   client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: {} }));
@@ -143,13 +151,19 @@ async function proxied() {
   try {
     const { tools } = await client.listTools();
     const focal = tools.find((tool) => tool.name === FOCAL_TOOL);
+    // The calls a scenario asks for, as given (nulls included: the proxy must send no header for them); placeholders otherwise.
+    const asked = Array.isArray(context.toolCalls) ? context.toolCalls : [];
     for (const tool of tools) {
-      const args = tool.name === ECHO_TOOL && focal !== undefined ? { schema: focal.inputSchema } : argumentsFor(tool.inputSchema);
-      try {
-        await client.callTool({ name: tool.name, arguments: args });
-      } catch (error) {
-        // One refused call ends nothing: the scenario's checks judge what reached the server.
-        process.stderr.write(`tools/call ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      const given = asked.filter((call) => call.name === tool.name).map((call) => call.arguments ?? {});
+      const argsList =
+        given.length > 0 ? given : [tool.name === ECHO_TOOL && focal !== undefined ? { schema: focal.inputSchema } : argumentsFor(tool.inputSchema)];
+      for (const args of argsList) {
+        try {
+          await client.callTool({ name: tool.name, arguments: args });
+        } catch (error) {
+          // One refused call ends nothing: the scenario's checks judge what reached the server.
+          process.stderr.write(`tools/call ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        }
       }
     }
   } finally {

@@ -12,7 +12,8 @@
 //   as client      mcp-lint is the client under test (client.mjs direct: init-fixtures, then
 //                  run --probe with every probe on, with the scenario's login flags)
 //   through proxy  the SDK v2 client over stdio to `mcp-lint proxy --url <scenario server>`
-//                  (client.mjs proxy): what reaches the scenario's server is the proxy's doing
+//                  (client.mjs proxy): what reaches the scenario's server is the proxy's doing.
+//                  At 2026-07-28 that client negotiates, so it speaks the revision to the proxy.
 // Server scenarios are rows too, n.a. in both columns: mcp-lint is no server, and the proxy serves
 // stdio only (bench/conformance.mjs runs the 2025 server scenarios through it behind a bridge).
 //
@@ -155,7 +156,11 @@ function runScenario(name, revision, force, column, outDir) {
   const command = `'${process.execPath}' '${clientScript}' ${column}`;
   const args = [suite, "client", "--command", command, "--scenario", name, "--spec-version", revision, "-o", outDir, "--timeout", "60000"];
   if (force) args.push("--force");
-  const child = spawn(suiteNode, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" }, detached: true });
+  const child = spawn(suiteNode, args, {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1", MCP_LINT_CONFORMANCE_REVISION: revision },
+    detached: true,
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));

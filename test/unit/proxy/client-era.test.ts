@@ -123,9 +123,9 @@ describe("a client of MCP 2026-07-28", () => {
     await settle();
     expect(toSession.slice(1)).toEqual([
       { jsonrpc: "2.0", method: "notifications/initialized" },
-      // The client's own _meta keys stay; the envelope's go.
-      { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { progressToken: 5 } } },
-      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "echo", arguments: { a: 1 } } },
+      // The client's own _meta keys and its capabilities (for a server of the revision behind) stay; the rest of the envelope goes.
+      { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { [CAPS_KEY]: { sampling: {} }, progressToken: 5 } } },
+      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "echo", arguments: { a: 1 }, _meta: { [CAPS_KEY]: { sampling: {} } } } },
     ]);
     // No discover was asked, so nothing is answered for it.
     expect(toClient).toEqual([]);
@@ -195,7 +195,7 @@ describe("a client of MCP 2026-07-28", () => {
     await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99, _meta: ENVELOPE } });
     await settle();
     expect(toSession.map((message) => message.method)).toEqual(["initialize", "notifications/initialized", "notifications/cancelled"]);
-    expect(nth(toSession, 2).params).toEqual({ requestId: 99 });
+    expect(nth(toSession, 2).params).toEqual({ requestId: 99, _meta: { [CAPS_KEY]: { sampling: {} } } });
     await link.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     await settle();
     expect(toClient).toHaveLength(4);
@@ -254,9 +254,9 @@ describe("a client of MCP 2026-07-28", () => {
 });
 
 describe("the pure parts", () => {
-  it("takes only the envelope's keys off _meta", () => {
-    expect(withoutEnvelope({ a: 1, _meta: { ...ENVELOPE } })).toEqual({ a: 1 });
-    expect(withoutEnvelope({ _meta: { ...ENVELOPE, [LEVEL_KEY]: "info", trace: "t" } })).toEqual({ _meta: { trace: "t" } });
+  it("takes the envelope's keys off _meta, all but the client's capabilities", () => {
+    expect(withoutEnvelope({ a: 1, _meta: { [VERSION_KEY]: "2026-07-28", [INFO_KEY]: { name: "x", version: "1" } } })).toEqual({ a: 1 });
+    expect(withoutEnvelope({ _meta: { ...ENVELOPE, [LEVEL_KEY]: "info", trace: "t" } })).toEqual({ _meta: { [CAPS_KEY]: { sampling: {} }, trace: "t" } });
     expect(withoutEnvelope(undefined)).toBeUndefined();
   });
 

@@ -38,7 +38,7 @@ const DISCOVERED = {
 type Answer = (message: JSONRPCMessage & { method: string; id: string | number; params?: Record<string, unknown> }) => JSONRPCMessage | null;
 
 /** A link over an in-memory pair whose server end answers each request with `answer`; what it saw and what the link delivered. */
-async function linked(answer: Answer, discoverTimeoutMs?: number, discoverFirst = false) {
+async function linked(answer: Answer, discoverTimeoutMs?: number, discoverFirst = false, clientIsModern = () => false) {
   const [near, far] = InMemoryTransport.createLinkedPair();
   const seen: JSONRPCMessage[] = [];
   far.onmessage = (message) => {
@@ -50,7 +50,7 @@ async function linked(answer: Answer, discoverTimeoutMs?: number, discoverFirst 
   };
   await far.start();
   const events: EraEvent[] = [];
-  const link = new EraLink(near, (event) => events.push(event), { discoverTimeoutMs, discoverFirst });
+  const link = new EraLink(near, (event) => events.push(event), { discoverTimeoutMs, discoverFirst, clientIsModern });
   const delivered: JSONRPCMessage[] = [];
   link.onmessage = (message) => delivered.push(message);
   await link.start();
@@ -68,6 +68,26 @@ const modernServer: Answer = (message) => {
 };
 
 describe("EraLink", () => {
+  it("passes a result that asks for input to a client of the revision as it is, and turns it into an error for a 2025 client", async () => {
+    const asking = {
+      resultType: "input_required",
+      inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?" } } },
+      requestState: "s1",
+    };
+    const server: Answer = (message) => (message.method === "tools/call" ? { jsonrpc: "2.0", id: message.id, result: asking } : modernServer(message));
+    for (const modernClient of [true, false]) {
+      const { link, delivered } = await linked(server, undefined, false, () => modernClient);
+      await link.send(INITIALIZE);
+      await settle();
+      await settle();
+      await link.send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x" } });
+      await settle();
+      const answer = delivered.find((message) => "id" in message && message.id === 5);
+      if (modernClient) expect(answer).toEqual({ jsonrpc: "2.0", id: 5, result: asking });
+      else expect(answer).toMatchObject({ id: 5, error: { code: -32603 } });
+    }
+  });
+
   describe("discover-first (over HTTP, as the revision asks a client)", () => {
     const methods = (seen: JSONRPCMessage[]) => seen.map((message) => ("method" in message ? message.method : null));
 
