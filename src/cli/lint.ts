@@ -200,8 +200,7 @@ export async function runLint(flags: LintFlags, output: Output): Promise<number>
       // The gate reads the definitions exactly as served; the report shows the redacted copy. A server
       // that changes its list mid-run has its remaining probes judged again against the new one.
       // On 2026-07-28 over HTTP a call mirrors its x-mcp-header arguments into Mcp-Param-* headers, as the proxy's do.
-      const paramHeaders =
-        session.client.getProtocolEra() === "modern" && raw.transport !== "stdio" ? { knownSecret: (text: string) => redactor.text(text) !== text } : null;
+      const paramHeaders = session.client.getProtocolEra() === "modern" && raw.transport !== "stdio" ? probeModules.paramHeaders.headerPolicy(redactor) : null;
       const gate = { fixtures, env: process.env, errorProbes: probeFlags.errorProbes, paramHeaders };
       const plan = probeModules.gate.planProbes({ ...gate, tools: raw.tools });
       probes = await probeModules.runner.runProbes(plan, probeModules.runner.sdkProbeLink(session), {
@@ -271,17 +270,18 @@ async function readFixtures(path: string): Promise<FixturesFile> {
 
 /** The probe modules, loaded before the server starts (ajv included) so a same-user server cannot swap them. */
 async function loadProbeModules() {
-  const [fixtures, gate, runner, judge, redact] = await Promise.all([
+  const [fixtures, gate, runner, judge, redact, paramHeaders] = await Promise.all([
     import("../probe/fixtures.js"),
     import("../probe/gate.js"),
     import("../probe/runner.js"),
     import("../probe/judge.js"),
     import("../connect/redact.js"),
+    import("../connect/param-headers.js"),
     import("../probe/arguments.js"),
     import("../connect/stdio.js"),
     import("../connect/launch.js"),
   ]);
-  return { fixtures, gate, runner, judge, redact };
+  return { fixtures, gate, runner, judge, redact, paramHeaders };
 }
 
 /**

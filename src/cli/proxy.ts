@@ -21,6 +21,7 @@ import { type Lockfile, parseLockDocument } from "../lock/format.js";
 import { readJsonFile, readTextIfExists } from "../lock/io.js";
 import { auditLine, eventLine, type ProxyEvent } from "../proxy/events.js";
 import { type Descriptions, type FixOptions, parseDescriptions } from "../proxy/fixes/index.js";
+import { headerPolicy } from "../connect/param-headers.js";
 import { ClientEraLink } from "../proxy/client-era.js";
 import { EraLink } from "../proxy/era-link.js";
 import { HttpLink } from "../proxy/http-link.js";
@@ -176,7 +177,7 @@ async function serve(
     // A server that refuses the client's initialize may speak MCP 2026-07-28, as over stdio; over HTTP the
     // link also copies declared arguments into Mcp-Param headers, refusing a call whose value there is a
     // credential: a well-known token form, or a secret this run holds (a --header-env value, the login's token).
-    server = new EraLink(link, report, { mirror: { knownSecret: (text) => redactor.text(text) !== text }, discoverFirst: true, clientIsModern });
+    server = new EraLink(link, report, { mirror: headerPolicy(redactor), discoverFirst: true, clientIsModern });
     kind = () => httpLink.kind;
   }
 

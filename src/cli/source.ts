@@ -137,15 +137,15 @@ async function preloadLogin(): Promise<void> {
   ]);
 }
 
-/**
- * Install lint of the launch itself, before anything starts: a known-bad release is refused (the
- * reason on stderr, exit 1); warnings such as an unpinned package are shown and the run goes on.
- */
 /** The built-in known-bad list, with the releases of a `--known-bad FILE` added. */
 export async function knownBadList(file: string | null, install: typeof import("../install/index.js")): Promise<KnownBadList> {
   return file === null ? install.loadKnownBad() : install.loadKnownBad(await readRequiredText(file, "--known-bad file"), file);
 }
 
+/**
+ * Install lint of the launch itself, before anything starts: a known-bad release is refused (the
+ * reason on stderr, exit 1); warnings such as an unpinned package are shown and the run goes on.
+ */
 export async function lintOwnLaunch(
   command: string[],
   knownBadFile: string | null,

@@ -103,6 +103,17 @@ function argumentAt(args: unknown, path: readonly string[]): unknown {
   return node;
 }
 
+/** How calls carry `Mcp-Param-*` headers (a 2026-07-28 session over Streamable HTTP): the proxy's link and the probe gate alike. */
+export interface ParamHeaderPolicy {
+  /** Whether a value bound for a header is a secret this run holds (a well-known token form is refused anyway). */
+  knownSecret: (text: string) => boolean;
+}
+
+/** The policy of a run whose secrets the redactor knows (a `--header-env` value, a login's token): a value it would redact is one. */
+export function headerPolicy(redactor: { text(value: string): string }): ParamHeaderPolicy {
+  return { knownSecret: (text) => redactor.text(text) !== text };
+}
+
 /** A call's headers, or the declaration whose value was refused. */
 export type CallHeaders = { headers: Record<string, string> } | { refused: ParamHeader };
 

@@ -8,19 +8,13 @@
  * Pure: the runner calls exactly what this returns with `action: "call"`.
  */
 
-import { callHeaders, PARAM_HEADER_PREFIX, type ParamHeader, scanParamHeaders } from "../connect/param-headers.js";
+import { callHeaders, PARAM_HEADER_PREFIX, type ParamHeader, type ParamHeaderPolicy, scanParamHeaders } from "../connect/param-headers.js";
 import { type JsonObject, ownField } from "../lock/snapshot.js";
 import { checkArguments } from "./arguments.js";
 import { errorProbesFor } from "./error-probes.js";
 import { expandArguments } from "./fixtures.js";
 import { allReadOnly, indexTools } from "./tools.js";
 import type { BlockReason, FixturesFile, PlannedProbe, ProbeFixture } from "./types.js";
-
-/** How calls carry `Mcp-Param-*` headers: given on a 2026-07-28 session over HTTP only. */
-export interface ParamHeaderPolicy {
-  /** Whether a value bound for a header is a secret this run holds (a well-known token form is refused anyway). */
-  knownSecret: (text: string) => boolean;
-}
 
 /** What the gate needs. */
 export interface GateInput {

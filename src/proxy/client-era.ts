@@ -21,7 +21,17 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
 import { isJsonObject, type JsonObject } from "../lock/snapshot.js";
-import { CLIENT_INFO_KEY, LOG_LEVEL_KEY, MODERN_REVISION, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, SUBSCRIPTION_KEY } from "./era-link.js";
+import {
+  CLIENT_INFO_KEY,
+  LISTEN_FLAGS,
+  LOG_LEVEL_KEY,
+  listenFilter,
+  MODERN_REVISION,
+  PROTOCOL_VERSION_KEY,
+  SERVER_INFO_KEY,
+  SUBSCRIPTION_KEY,
+  SUBSCRIPTION_NOTIFICATIONS,
+} from "./era-link.js";
 
 /**
  * The envelope keys a 2026-07-28 request carries for the receiver's protocol layer, taken off
@@ -31,24 +41,17 @@ import { CLIENT_INFO_KEY, LOG_LEVEL_KEY, MODERN_REVISION, PROTOCOL_VERSION_KEY, 
 const ENVELOPE_KEYS: readonly string[] = [PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY];
 
 /** Which listen-filter flag each list notification answers to. */
-const NOTIFICATION_FLAG: Readonly<Record<string, string>> = {
-  "notifications/tools/list_changed": "toolsListChanged",
-  "notifications/prompts/list_changed": "promptsListChanged",
-  "notifications/resources/list_changed": "resourcesListChanged",
-};
+const NOTIFICATION_FLAG: ReadonlyMap<string, string> = new Map(LISTEN_FLAGS.map(({ notification, flag }) => [notification, flag]));
 
 /** Notifications that only a subscription may deliver in the revision: never sent to a modern client unasked. */
-const SUBSCRIPTION_ONLY = new Set([...Object.keys(NOTIFICATION_FLAG), "notifications/resources/updated"]);
-
-/** The capability behind each listen-filter flag. */
-const FLAG_CAPABILITY: Readonly<Record<string, string>> = {
-  toolsListChanged: "tools",
-  promptsListChanged: "prompts",
-  resourcesListChanged: "resources",
-};
+const SUBSCRIPTION_ONLY = new Set(SUBSCRIPTION_NOTIFICATIONS);
 
 /** What the link tells the proxy's log. */
-export type ClientEraEvent = { event: "client_era"; era: string } | { event: "server_request_refused"; method: string };
+export type ClientEraEvent =
+  /** The client opened in the revision (`server/discover`, or a request in its envelope): the proxy speaks it to the client. */
+  | { event: "client_era"; era: string }
+  /** A request from the server that a client of the 2026-07-28 revision cannot be asked: refused. */
+  | { event: "server_request_refused"; method: string };
 
 /** Whether a request's params carry the 2026-07-28 envelope (its protocol version in `_meta`). */
 export function inModernEnvelope(params: unknown): boolean {
@@ -111,10 +114,7 @@ export function discoverFromInitialize(initialize: JsonObject): JsonObject {
 export function agreedFilter(requested: unknown, capabilities: JsonObject): JsonObject {
   const filter = isJsonObject(requested) ? requested : {};
   const agreed: JsonObject = {};
-  for (const [flag, capability] of Object.entries(FLAG_CAPABILITY)) {
-    const declared = capabilities[capability];
-    if (filter[flag] === true && isJsonObject(declared) && declared.listChanged === true) agreed[flag] = true;
-  }
+  for (const flag of Object.keys(listenFilter(capabilities) ?? {})) if (filter[flag] === true) agreed[flag] = true;
   return agreed;
 }
 
@@ -148,10 +148,8 @@ export class ClientEraLink implements Transport {
   private readonly prefix = `mcp-lint-client-era-${randomBytes(9).toString("base64url")}-`;
   /** The client's discover request, while the session's initialize answer is awaited. */
   private discoverId: RequestId | null = null;
-  /** The discover answer given, for a client that asks again. */
+  /** The discover answer given (the capabilities and identity the client was told), for a client that asks again. */
   private discoverAnswer: JsonObject | null = null;
-  private capabilities: JsonObject = {};
-  private serverInfo: JsonObject | null = null;
   /** Open subscriptions: the listen request's id and what it agreed to deliver. */
   private readonly listens = new Map<RequestId, JsonObject>();
   /** The log level last passed to the session, and the ids of the link's own setLevel requests. */
@@ -182,6 +180,17 @@ export class ClientEraLink implements Transport {
 
   async close(): Promise<void> {
     await this.inner.close();
+  }
+
+  /** The capabilities the client was told (none before the discover answer). */
+  private capabilities(): JsonObject {
+    return isJsonObject(this.discoverAnswer?.capabilities) ? this.discoverAnswer.capabilities : {};
+  }
+
+  /** The server's identity as the client was told it, for the stamp on each answer. */
+  private serverInfo(): JsonObject | null {
+    const meta = this.discoverAnswer?._meta;
+    return isJsonObject(meta) && isJsonObject(meta[SERVER_INFO_KEY]) ? meta[SERVER_INFO_KEY] : null;
   }
 
   private ownId(kind: string): string {
@@ -240,7 +249,7 @@ export class ClientEraLink implements Transport {
     }
     if (message.method === "subscriptions/listen") {
       const params = isJsonObject(message.params) ? message.params : {};
-      const agreed = agreedFilter(params.notifications, this.capabilities);
+      const agreed = agreedFilter(params.notifications, this.capabilities());
       this.listens.set(message.id, agreed);
       void this.toClient({
         jsonrpc: "2.0",
@@ -252,7 +261,7 @@ export class ClientEraLink implements Transport {
     const meta = isJsonObject(message.params) && isJsonObject(message.params._meta) ? message.params._meta : {};
     const level = meta[LOG_LEVEL_KEY];
     // The revision sends the log level with each request; the session knows only logging/setLevel.
-    if (typeof level === "string" && level !== this.logLevel && isJsonObject(this.capabilities.logging)) {
+    if (typeof level === "string" && level !== this.logLevel && isJsonObject(this.capabilities().logging)) {
       this.logLevel = level;
       const id = this.ownId("level");
       this.ownRequests.add(id);
@@ -281,7 +290,7 @@ export class ClientEraLink implements Transport {
       const method = message.id === undefined ? undefined : this.cacheable.get(message.id);
       if (message.id !== undefined) this.cacheable.delete(message.id);
       if (isJSONRPCResultResponse(message)) {
-        await this.toClient({ ...message, result: modernResult(message.result as JsonObject, this.serverInfo, method ?? null) }, options);
+        await this.toClient({ ...message, result: modernResult(message.result as JsonObject, this.serverInfo(), method ?? null) }, options);
         return;
       }
       await this.toClient(message, options);
@@ -322,8 +331,6 @@ export class ClientEraLink implements Transport {
     }
     if (!isJSONRPCResultResponse(message)) return;
     const result = message.result as JsonObject;
-    this.capabilities = modernCapabilities(result.capabilities);
-    this.serverInfo = isJsonObject(result.serverInfo) ? result.serverInfo : null;
     this.discoverAnswer = discoverFromInitialize(result);
     if (discoverId !== null) await this.toClient({ jsonrpc: "2.0", id: discoverId, result: this.discoverAnswer });
     // The revision has no `initialized`; the session waits for one before it sends notifications.
@@ -341,7 +348,7 @@ export class ClientEraLink implements Transport {
       await this.toClient(message, options);
       return;
     }
-    const flag = NOTIFICATION_FLAG[message.method];
+    const flag = NOTIFICATION_FLAG.get(message.method);
     const meta = isJsonObject(params._meta) ? params._meta : {};
     for (const [id, agreed] of this.listens) {
       if (flag === undefined || agreed[flag] !== true) continue;

@@ -1,6 +1,6 @@
 /**
- * The proxy's link to a server of either protocol era. The client speaks the legacy protocol
- * (`initialize`), so its handshake is sent as it is and a legacy server answers it; a server that
+ * The proxy's link to a server of either protocol era. The session speaks the legacy protocol
+ * (`initialize`; client-era.ts turns a 2026-07-28 client's opening into one), so its handshake is sent as it is and a legacy server answers it; a server that
  * refuses it and answers `server/discover` naming 2026-07-28 is spoken to in that revision: the
  * initialize answer is built from the discover result, every request and notification carries the
  * revision's per-request `_meta`, and list_changed notifications come from a `subscriptions/listen`
@@ -24,7 +24,14 @@ import {
 import { randomBytes } from "node:crypto";
 import { isJsonObject, type JsonObject } from "../lock/snapshot.js";
 import { neutralize } from "../text/neutralize.js";
-import { callHeaders, type HeaderScan, type InvalidDeclaration, PARAM_HEADER_PREFIX, scanParamHeaders } from "../connect/param-headers.js";
+import {
+  callHeaders,
+  type HeaderScan,
+  type InvalidDeclaration,
+  PARAM_HEADER_PREFIX,
+  type ParamHeaderPolicy,
+  scanParamHeaders,
+} from "../connect/param-headers.js";
 
 /** The modern revision the link speaks. */
 export const MODERN_REVISION = "2026-07-28";
@@ -40,37 +47,32 @@ export const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 export const SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId";
 
-/** Notifications that only a subscription delivers in the revision. */
-const SUBSCRIBED = new Set([
-  "notifications/tools/list_changed",
-  "notifications/prompts/list_changed",
-  "notifications/resources/list_changed",
-  "notifications/resources/updated",
-  "notifications/subscriptions/acknowledged",
-]);
-
-/** The listen filter's flag for each capability that can announce a changed list. */
-const LISTEN_FLAGS: readonly (readonly [string, string])[] = [
-  ["tools", "toolsListChanged"],
-  ["prompts", "promptsListChanged"],
-  ["resources", "resourcesListChanged"],
+/** For each capability that can announce a changed list: its listen-filter flag and the notification that announces it. */
+export const LISTEN_FLAGS: readonly { capability: string; flag: string; notification: string }[] = [
+  { capability: "tools", flag: "toolsListChanged", notification: "notifications/tools/list_changed" },
+  { capability: "prompts", flag: "promptsListChanged", notification: "notifications/prompts/list_changed" },
+  { capability: "resources", flag: "resourcesListChanged", notification: "notifications/resources/list_changed" },
 ];
+
+/** What a list or resource subscription delivers: in the revision, only on a subscription. */
+export const SUBSCRIPTION_NOTIFICATIONS: readonly string[] = [...LISTEN_FLAGS.map(({ notification }) => notification), "notifications/resources/updated"];
+
+/** Notifications that only a subscription delivers in the revision, its acknowledgement included. */
+const SUBSCRIBED = new Set([...SUBSCRIPTION_NOTIFICATIONS, "notifications/subscriptions/acknowledged"]);
 
 /** What the link tells the proxy's log. */
 export type EraEvent =
+  /** The server refused initialize and speaks this revision: the proxy translates for the client. */
   | { event: "server_era"; era: string }
+  /** A list or resource notification from no subscription the proxy opened: never passed on. */
   | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" }
+  /** A tool of a 2026-07-28 server over HTTP whose x-mcp-header declarations are invalid: left out of the list, and its calls refused. */
   | { event: "tool_excluded"; tool: string; why: InvalidDeclaration; header: string | null }
+  /** A call not sent: the value for a Mcp-Param header (`header`, the whole name) has the form of a credential. */
   | { event: "header_refused"; tool: string; header: string };
 
 /** Send options with the per-request headers the SDK v2 client transports add to the request's POST. */
 export type HeaderSendOptions = TransportSendOptions & { headers?: Readonly<Record<string, string>> };
-
-/** How a link over Streamable HTTP mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. */
-export interface ParamMirror {
-  /** Whether a value bound for a header holds a secret this run was given (a well-known token form is refused anyway). */
-  knownSecret: (text: string) => boolean;
-}
 
 /** The client's `initialize`, as far as the modern side needs it. */
 interface ClientHello {
@@ -135,7 +137,7 @@ export function speaksModern(result: unknown): result is JsonObject {
 export function listenFilter(capabilities: unknown): JsonObject | null {
   if (!isJsonObject(capabilities)) return null;
   const filter: JsonObject = {};
-  for (const [capability, flag] of LISTEN_FLAGS) {
+  for (const { capability, flag } of LISTEN_FLAGS) {
     const declared = capabilities[capability];
     if (isJsonObject(declared) && declared.listChanged === true) filter[flag] = true;
   }
@@ -216,7 +218,7 @@ export class EraLink implements Transport {
   private readonly excludedReported = new Set<string>();
 
   private readonly discoverTimeoutMs: number;
-  private readonly mirror: ParamMirror | null;
+  private readonly mirror: ParamHeaderPolicy | null;
   private readonly discoverFirst: boolean;
   private readonly clientIsModern: () => boolean;
   /** Settles when the `server/discover` probe has an outcome (discover-first: the held initialize waits for it). */
@@ -230,7 +232,7 @@ export class EraLink implements Transport {
       /** How long a server may take to answer `server/discover` before it is taken for a legacy one. */
       discoverTimeoutMs?: number | undefined;
       /** Over Streamable HTTP: how `x-mcp-header` arguments go into headers (no headers elsewhere). */
-      mirror?: ParamMirror | null;
+      mirror?: ParamHeaderPolicy | null;
       /**
        * Ask `server/discover` before the client's initialize goes out, as the revision asks a client
        * to (over HTTP, where a legacy server only answers the probe with an error). Over stdio the
@@ -325,7 +327,12 @@ export class EraLink implements Transport {
    * itself: a tool left out of the list, or a credential bound for a header. A tool never listed is
    * sent without them (the server answers what it misses).
    */
-  private callOptions(mirror: ParamMirror, id: RequestId, params: unknown, options: HeaderSendOptions | undefined): HeaderSendOptions | undefined | "answered" {
+  private callOptions(
+    mirror: ParamHeaderPolicy,
+    id: RequestId,
+    params: unknown,
+    options: HeaderSendOptions | undefined,
+  ): HeaderSendOptions | undefined | "answered" {
     const call = isJsonObject(params) ? params : {};
     const scan = typeof call.name === "string" ? this.declared.get(call.name) : undefined;
     if (scan === undefined) return options;

@@ -2,7 +2,9 @@
 
 import { neutralize } from "../text/neutralize.js";
 import type { Subject } from "./guard.js";
-import { type InvalidDeclaration, INVALID_DECLARATION_TEXT } from "../connect/param-headers.js";
+import { INVALID_DECLARATION_TEXT } from "../connect/param-headers.js";
+import type { ClientEraEvent } from "./client-era.js";
+import type { EraEvent } from "./era-link.js";
 
 /** How one pinned section of prompts, resources or templates was served. */
 export interface EntryCounts {
@@ -63,18 +65,9 @@ export type ProxyEvent =
       total: number;
     }
   | { event: "send_failed"; method: string; message: string }
-  /** The server refused initialize and speaks this revision: the proxy translates for the client. */
-  | { event: "server_era"; era: string }
-  /** A list or resource notification from no subscription the proxy opened: never passed on. */
-  | { event: "notification_dropped"; method: string; why: "not_subscribed" | "foreign_subscription" }
-  /** The client opened with `server/discover`: the proxy speaks this revision to it. */
-  | { event: "client_era"; era: string }
-  /** A request from the server that a client of the 2026-07-28 revision cannot be asked: refused. */
-  | { event: "server_request_refused"; method: string }
-  /** A tool of a 2026-07-28 server over HTTP whose x-mcp-header declarations are invalid: left out of the list, and its calls refused. */
-  | { event: "tool_excluded"; tool: string; why: InvalidDeclaration; header: string | null }
-  /** A call not sent: the value for a Mcp-Param header (`header`, the whole name) has the form of a credential. */
-  | { event: "header_refused"; tool: string; header: string };
+  /** What the links between the eras report (era-link.ts toward the server, client-era.ts toward the client). */
+  | EraEvent
+  | ClientEraEvent;
 
 /** Why a response was not passed on. */
 export type DropReason = "not_requested" | "already_answered" | "cancelled" | "not_waiting";

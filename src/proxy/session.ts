@@ -120,7 +120,7 @@ const LIST_UNREAD = "mcp-lint: the server's tool list could not be read whole, s
 const ENTRIES_UNREAD = "mcp-lint: the server's lists could not be read whole, so nothing is served until they can be; the proxy's log says why";
 const SEND_FAILED = "mcp-lint: the request could not be sent to the server; the proxy's log says why";
 const INITIALIZED_TWICE = "mcp-lint: this session is already initialized";
-const NO_DISCOVER = "Method not found: mcp-lint proxy speaks the 2025 protocol to its client; initialize instead";
+const NO_DISCOVER = "Method not found: this session was opened with initialize, in the 2025 protocol, which has no server/discover";
 
 /** MCP's log levels, least severe first: the proxy's notice is a warning, sent unless the client asked for less. */
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];

@@ -286,8 +286,8 @@ function artifactMessage(change: Change): string {
 
 function packageLine(item: PackageChange): string {
   // A copy nested under another package is named with it: two `content-type` lines must not look alike.
-  const parent =
-    item.location.lastIndexOf("/node_modules/") > 0 ? item.location.slice(0, item.location.lastIndexOf("/node_modules/")).replace(/^node_modules\//, "") : null;
+  const nested = item.location.lastIndexOf("/node_modules/");
+  const parent = nested > 0 ? item.location.slice(0, nested).replace(/^node_modules\//, "") : null;
   const name = `${neutralize(item.name)}${parent === null ? "" : ` (under ${neutralize(parent.replaceAll("/node_modules/", " > "))})`}`;
   const notes: string[] = [];
   if (item.gainedInstallScript) notes.push("install script added");
